@@ -1,0 +1,93 @@
+/**
+ * Error types of the API client. They carry what a user needs to act (HTTP status, the
+ * API's code and message, the operation and the resource) and never a credential:
+ * every text goes through {@link redact} before it is stored.
+ */
+
+/** What went wrong with a call to the API. */
+export interface MdbApiErrorDetails {
+  /** Name of the client operation, e.g. `resizeService`. */
+  operation: string;
+  /** HTTP status answered, or undefined when no answer came (network failure, timeout). */
+  status?: number;
+  /** The API's error code (`NOT_FOUND`, `CONFLICT`, ...), or `NETWORK_ERROR` / `TIMEOUT`. */
+  code: string;
+  /** The API's error message, redacted. */
+  apiMessage: string;
+  /** Id of the resource the call was about, when there is one. */
+  resourceId?: string;
+  /**
+   * True when the request may have been carried out although the caller saw a failure
+   * (connection dropped after sending, timeout, 5xx). A create that fails this way must be
+   * looked up before it is sent again.
+   */
+  ambiguous: boolean;
+  /** Seconds the API asked to wait (`Retry-After`), when it said so. */
+  retryAfterSeconds?: number;
+}
+
+/** A failed call to the Managed Database API. */
+export class MdbApiError extends Error implements MdbApiErrorDetails {
+  readonly operation: string;
+  readonly status?: number;
+  readonly code: string;
+  readonly apiMessage: string;
+  readonly resourceId?: string;
+  readonly ambiguous: boolean;
+  readonly retryAfterSeconds?: number;
+
+  constructor(details: MdbApiErrorDetails) {
+    const where = details.resourceId ? ` (${details.resourceId})` : "";
+    const status = details.status !== undefined ? `HTTP ${details.status} ` : "";
+    super(`${details.operation}${where} failed: ${status}${details.code}: ${details.apiMessage}`);
+    this.name = "MdbApiError";
+    this.operation = details.operation;
+    this.status = details.status;
+    this.code = details.code;
+    this.apiMessage = details.apiMessage;
+    this.resourceId = details.resourceId;
+    this.ambiguous = details.ambiguous;
+    this.retryAfterSeconds = details.retryAfterSeconds;
+  }
+
+  /** True when the API answered 404: the resource does not exist (any more). */
+  get isNotFound(): boolean {
+    return this.status === 404;
+  }
+
+  /** True when the API answered 409: the resource's current state forbids the action. */
+  get isConflict(): boolean {
+    return this.status === 409;
+  }
+}
+
+/** A request the client refused to send because an input is invalid; names the field. */
+export class MdbRequestError extends Error {
+  /** Name of the client operation. */
+  readonly operation: string;
+
+  constructor(operation: string, problems: string) {
+    super(`${operation}: invalid request: ${problems}`);
+    this.name = "MdbRequestError";
+    this.operation = operation;
+  }
+}
+
+/** Placeholder written where a secret stood. */
+export const REDACTED = "[REDACTED]";
+
+/**
+ * Replaces every occurrence of each secret in `text` with {@link REDACTED}, and any
+ * `Authorization` header value or Basic credential that slipped into it.
+ * Secrets shorter than 4 characters are ignored, to keep ordinary text readable.
+ */
+export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
+  }
+  return out.replace(
+    /(authorization["']?\s*[:=]\s*["']?)(basic|bearer)\s+[A-Za-z0-9+/=._-]+/gi,
+    `$1${REDACTED}`,
+  );
+}

@@ -1,0 +1,291 @@
+/**
+ * The HTTP layer of the client: one axios instance with Basic auth, a per-request timeout,
+ * a User-Agent, retries with jittered backoff (axios-retry) and conversion of every failure
+ * into an {@link MdbApiError} whose text holds no credential.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import axios, { AxiosError, AxiosInstance, AxiosResponse } from "axios";
+import axiosRetry from "axios-retry";
+import * as ipaddr from "ipaddr.js";
+import type { ZodType } from "zod";
+import { BackoffPolicy, DEFAULT_RETRY_BACKOFF, backoffDelay, parseRetryAfter } from "./backoff";
+import { ErrorBodySchema } from "./schemas";
+import { MdbApiError, redact } from "./errors";
+
+/** The path prefix of version 1 of the API; part of every base URL. */
+export const API_PREFIX = "/public/api/v1";
+
+/** Settings of an {@link HttpClient}. */
+export interface HttpClientOptions {
+  /**
+   * Address of the API root, e.g. `https://api.example.com/public/api/v1`. When it has no
+   * path, {@link API_PREFIX} is appended. `http://` is refused unless the host is loopback.
+   */
+  baseUrl: string;
+  /** API public key: the Basic auth user name. */
+  publicKey: string;
+  /** API secret key: the Basic auth password. Never logged nor quoted in errors. */
+  secretKey: string;
+  /** Time limit of one HTTP request, in milliseconds. Default 30 000. */
+  timeoutMs?: number;
+  /** How many times a retryable request is retried. Default 6. */
+  maxRetries?: number;
+  /** Backoff between retries. Default {@link DEFAULT_RETRY_BACKOFF}. */
+  backoff?: BackoffPolicy;
+  /** Longest `Retry-After` obeyed, in milliseconds; a longer one fails at once. Default 60 000. */
+  maxRetryAfterMs?: number;
+  /** Called before each retry, e.g. to log progress. */
+  onRetry?: (info: { operation: string; attempt: number; delayMs: number; reason: string }) => void;
+}
+
+/**
+ * How a request may be repeated after a failure.
+ * - `idempotent`: repeat on network errors, timeouts, 429 and 5xx (GETs, safe actions).
+ * - `create`: repeat only when the request surely did not take effect (429, connection
+ *   refused); anything else is ambiguous and left to the caller, who must look before
+ *   creating again.
+ */
+export type RetryMode = "idempotent" | "create";
+
+/** One call to the API. */
+export interface RequestSpec {
+  /** Name of the operation, for errors and logs. */
+  operation: string;
+  /** HTTP method. */
+  method: "GET" | "POST" | "DELETE";
+  /** Path below the base URL, starting with `/`, path parameters already encoded. */
+  path: string;
+  /** JSON body, already validated. */
+  body?: unknown;
+  /** Id of the resource concerned, for error messages. */
+  resourceId?: string;
+  /** How the request may be repeated. */
+  retry: RetryMode;
+  /** Secrets the request carries (e.g. a password), removed from any error text. */
+  secrets?: string[];
+}
+
+const MAX_MESSAGE_LENGTH = 500;
+const MDB_SPEC = Symbol("mdbSpec");
+
+/** Reads this package's version once, for the User-Agent. */
+function packageVersion(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 5; i++) {
+    const file = path.join(dir, "package.json");
+    if (fs.existsSync(file)) {
+      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-managed-db" && pkg.version) return pkg.version;
+    }
+    dir = path.dirname(dir);
+  }
+  return "0.0.0";
+}
+
+/** The User-Agent sent with every request: package name and version, and Node's. */
+export const USER_AGENT = `pulumi-managed-db/${packageVersion()} (node ${process.version})`;
+
+/** True when `host` (a URL hostname) is loopback: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "");
+  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
+  if (!ipaddr.isValid(bare)) return false;
+  const addr = ipaddr.process(bare);
+  return addr.range() === "loopback";
+}
+
+/**
+ * Checks and normalises an API base URL: https, or http on a loopback host; appends
+ * {@link API_PREFIX} when the URL has no path; drops a trailing slash.
+ * Throws an Error naming the problem otherwise.
+ */
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`API URL "${raw}" is not a valid URL`);
+  }
+  if (url.username || url.password) {
+    throw new Error("API URL must not carry credentials; set the public and secret keys instead");
+  }
+  if (url.protocol === "http:") {
+    if (!isLoopbackHost(url.hostname)) {
+      throw new Error(
+        `API URL "${url.origin}" uses plain http:// to a non-loopback host; credentials would travel in clear. Use https://`,
+      );
+    }
+  } else if (url.protocol !== "https:") {
+    throw new Error(`API URL "${raw}" must use https:// (or http:// on a loopback host)`);
+  }
+  let pathname = url.pathname.replace(/\/+$/, "");
+  if (pathname === "") pathname = API_PREFIX;
+  return `${url.origin}${pathname}`;
+}
+
+/** True when an axios error means the request never reached the server. */
+function neverSent(error: AxiosError): boolean {
+  return error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
+}
+
+/** True when a failed request may be repeated under `mode`. */
+function isRetryable(error: AxiosError, mode: RetryMode): boolean {
+  const status = error.response?.status;
+  if (status === 429) return true;
+  if (mode === "create") return status === undefined && neverSent(error);
+  if (status === undefined) return true; // network error or timeout
+  return status >= 500;
+}
+
+/** The per-request retry settings axios-retry reads. */
+interface SpecCarrier {
+  [MDB_SPEC]?: RequestSpec;
+}
+
+/** An HTTP client of the API bound to one endpoint and one key. */
+export class HttpClient {
+  /** The normalised base URL, ending with the API prefix. */
+  readonly baseUrl: string;
+  private readonly axios: AxiosInstance;
+  private readonly secretKey: string;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.secretKey = options.secretKey;
+    const token = Buffer.from(`${options.publicKey}:${options.secretKey}`).toString("base64");
+    this.axios = axios.create({
+      baseURL: this.baseUrl,
+      timeout: options.timeoutMs ?? 30_000,
+      headers: {
+        Authorization: `Basic ${token}`,
+        "User-Agent": USER_AGENT,
+        Accept: "application/json",
+      },
+      // Every status is handled by us, so that errors are built in one place.
+      validateStatus: () => true,
+      transitional: { clarifyTimeoutError: true },
+    });
+    const backoff = options.backoff ?? DEFAULT_RETRY_BACKOFF;
+    const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    axiosRetry(this.axios, {
+      retries: options.maxRetries ?? 6,
+      shouldResetTimeout: true,
+      // Responses are resolved above; treat 429 and 5xx as failures so they can be retried.
+      validateResponse: (response) => response.status !== 429 && response.status < 500,
+      retryCondition: (error) => {
+        const spec = (error.config as SpecCarrier | undefined)?.[MDB_SPEC];
+        if (!spec || !isRetryable(error, spec.retry)) return false;
+        const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
+        return asked === undefined || asked <= maxRetryAfterMs;
+      },
+      retryDelay: (retryCount, error) => {
+        const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
+        return asked ?? backoffDelay(backoff, retryCount - 1);
+      },
+      onRetry: (retryCount, error, config) => {
+        const spec = (config as SpecCarrier)[MDB_SPEC];
+        if (!spec || !options.onRetry) return;
+        const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
+        options.onRetry({
+          operation: spec.operation,
+          attempt: retryCount,
+          delayMs: asked ?? backoffDelay(backoff, retryCount - 1),
+          reason: error.response ? `HTTP ${error.response.status}` : (error.code ?? "network error"),
+        });
+      },
+    });
+  }
+
+  /**
+   * Sends one request and returns its parsed body (`undefined` for an empty body).
+   * With `schema`, the body is parsed with it (leniently: the schemas keep unknown fields).
+   * Throws {@link MdbApiError} for any failure.
+   */
+  async request<T>(spec: RequestSpec, schema?: ZodType<T>): Promise<T> {
+    let response: AxiosResponse;
+    try {
+      const config = {
+        method: spec.method,
+        url: spec.path,
+        data: spec.body,
+        headers: spec.body !== undefined ? { "Content-Type": "application/json" } : undefined,
+        [MDB_SPEC]: spec,
+      };
+      response = await this.axios.request(config);
+    } catch (error) {
+      throw this.toError(spec, error);
+    }
+    if (response.status >= 400) throw this.fromResponse(spec, response);
+    const data = response.data === "" ? undefined : response.data;
+    if (!schema) return data as T;
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) {
+      throw new MdbApiError({
+        operation: spec.operation,
+        status: response.status,
+        code: "UNEXPECTED_RESPONSE",
+        apiMessage: `the API answered a body the client does not understand: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join(".")}: ${i.message}`)
+          .join("; ")}`,
+        resourceId: spec.resourceId,
+        ambiguous: false,
+      });
+    }
+    return parsed.data;
+  }
+
+  private clean(spec: RequestSpec, text: string): string {
+    const cleaned = redact(text, [this.secretKey, ...(spec.secrets ?? [])]);
+    return cleaned.length > MAX_MESSAGE_LENGTH ? `${cleaned.slice(0, MAX_MESSAGE_LENGTH)}...` : cleaned;
+  }
+
+  private fromResponse(spec: RequestSpec, response: AxiosResponse): MdbApiError {
+    const body = ErrorBodySchema.safeParse(response.data);
+    const code = body.success ? body.data.code : `HTTP_${response.status}`;
+    const message = body.success
+      ? body.data.message
+      : typeof response.data === "string" && response.data
+        ? response.data
+        : (response.statusText ?? "no message");
+    const retryAfterMs = parseRetryAfter(response.headers?.["retry-after"]);
+    return new MdbApiError({
+      operation: spec.operation,
+      status: response.status,
+      code: this.clean(spec, code),
+      apiMessage: this.clean(spec, message),
+      resourceId: spec.resourceId,
+      // A 5xx may come after the work was done; 4xx answers are definite.
+      ambiguous: response.status >= 500,
+      retryAfterSeconds: retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined,
+    });
+  }
+
+  private toError(spec: RequestSpec, error: unknown): MdbApiError {
+    if (axios.isAxiosError(error)) {
+      if (error.response) return this.fromResponse(spec, error.response);
+      const timedOut = error.code === "ETIMEDOUT" || error.code === "ECONNABORTED";
+      return new MdbApiError({
+        operation: spec.operation,
+        code: timedOut ? "TIMEOUT" : "NETWORK_ERROR",
+        apiMessage: this.clean(
+          spec,
+          timedOut
+            ? `no answer from ${this.baseUrl} within ${this.options.timeoutMs ?? 30_000} ms`
+            : `${error.code ?? "network error"} talking to ${this.baseUrl}: ${error.message}`,
+        ),
+        resourceId: spec.resourceId,
+        ambiguous: !neverSent(error),
+      });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new MdbApiError({
+      operation: spec.operation,
+      code: "CLIENT_ERROR",
+      apiMessage: this.clean(spec, message),
+      resourceId: spec.resourceId,
+      ambiguous: true,
+    });
+  }
+}

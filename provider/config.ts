@@ -1,0 +1,78 @@
+/**
+ * Where the provider finds the API endpoint and credentials. Precedence: a resource's own
+ * `projectId` input, then stack config (`mdb:*`), then the environment (`MDB_*`). The
+ * project falls back to the key's own project, as `GET /auth/info` reports it.
+ * Credentials are read at run time only; they are never resource inputs and never in state.
+ */
+
+/** Resolved settings of the provider. */
+export interface ProviderConfig {
+  /** API base URL, e.g. `https://api.example.com/public/api/v1`. */
+  apiUrl: string;
+  /** API public key (Basic auth user name). */
+  publicKey: string;
+  /** API secret key (Basic auth password). Never logged, never in state. */
+  secretKey: string;
+  /** Default project of resources that do not name one; undefined means "the key's project". */
+  projectId?: string;
+}
+
+/** A source of stack config values: `get("mdb:apiUrl")`. Pulumi's dynamic `Config` fits. */
+export interface ConfigSource {
+  get(key: string): string | undefined;
+}
+
+/** Stack config keys and environment variables, per setting. */
+export const CONFIG_KEYS = {
+  apiUrl: { config: "mdb:apiUrl", env: "MDB_API_URL" },
+  publicKey: { config: "mdb:publicKey", env: "MDB_PUBLIC_KEY" },
+  secretKey: { config: "mdb:secretKey", env: "MDB_SECRET_KEY" },
+  projectId: { config: "mdb:projectId", env: "MDB_PROJECT_ID" },
+} as const;
+
+/** Raised when a required setting is missing; its message names the config key and variable. */
+export class MissingConfigError extends Error {
+  constructor(missing: Array<keyof typeof CONFIG_KEYS>) {
+    const parts = missing.map(
+      (name) =>
+        `${name}: set it with \`pulumi config set ${CONFIG_KEYS[name].config}${
+          name === "secretKey" ? " --secret" : ""
+        } <value>\` or the environment variable ${CONFIG_KEYS[name].env}`,
+    );
+    super(`pulumi-managed-db is not configured: ${parts.join("; ")}`);
+    this.name = "MissingConfigError";
+  }
+}
+
+function pick(name: keyof typeof CONFIG_KEYS, config: ConfigSource | undefined, env: NodeJS.ProcessEnv) {
+  const fromConfig = config?.get(CONFIG_KEYS[name].config);
+  if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
+  const fromEnv = env[CONFIG_KEYS[name].env];
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+}
+
+/**
+ * Resolves the provider settings from stack config, then the environment.
+ * Throws {@link MissingConfigError} naming every missing setting.
+ */
+export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  const apiUrl = pick("apiUrl", config, env);
+  const publicKey = pick("publicKey", config, env);
+  const secretKey = pick("secretKey", config, env);
+  const missing = (
+    [
+      ["apiUrl", apiUrl],
+      ["publicKey", publicKey],
+      ["secretKey", secretKey],
+    ] as const
+  )
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0) throw new MissingConfigError(missing);
+  return {
+    apiUrl: apiUrl as string,
+    publicKey: publicKey as string,
+    secretKey: secretKey as string,
+    projectId: pick("projectId", config, env),
+  };
+}
