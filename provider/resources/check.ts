@@ -1,0 +1,49 @@
+/**
+ * Input validation shared by the resources' `check`: zod issues become one Pulumi check
+ * failure per bad property, and values unknown during preview are never reported.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+
+/** What the engine sends for a value that is not known yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** True when `value` is, or contains, a value unknown during preview. */
+export function isUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(isUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(isUnknown);
+  return false;
+}
+
+/** Hidden inputs every resource carries (serialized provider, forwarded timeouts). */
+const HIDDEN = new Set(["__provider", "__timeouts", "__autoNamed"]);
+
+/**
+ * Validates `news` with `schema`. Returns the parsed inputs (defaults filled in, unknown
+ * values passed through untouched, hidden inputs kept) and one failure per bad property.
+ */
+export function checkInputs<T extends z.ZodType>(
+  schema: T,
+  news: Record<string, unknown>,
+): { inputs: Record<string, unknown>; failures: pulumi.dynamic.CheckFailure[] } {
+  const result = schema.safeParse(news);
+  if (result.success) {
+    const inputs: Record<string, unknown> = { ...(result.data as Record<string, unknown>) };
+    for (const key of Object.keys(news)) if (HIDDEN.has(key)) inputs[key] = news[key];
+    return { inputs, failures: [] };
+  }
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const seen = new Set<string>();
+  for (const issue of result.error.issues) {
+    const property = issue.path.length ? String(issue.path[0]) : "(inputs)";
+    if (isUnknown(news[property])) continue;
+    const where = issue.path.length > 1 ? `${issue.path.map(String).join(".")}: ` : "";
+    const key = `${property}|${where}${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    failures.push({ property, reason: `${where}${issue.message}` });
+  }
+  // Only unknowns failed: keep the inputs as given; create/update see them resolved.
+  return { inputs: news, failures };
+}

@@ -1,0 +1,84 @@
+/**
+ * Diff shared by the resources: compares desired inputs with the last observed outputs
+ * (so drift and half-finished updates show), property by property, and says which
+ * properties force a replacement.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { UNKNOWN, isUnknown } from "./check";
+
+/** How a change of one input is carried out. */
+export interface DiffRule {
+  /** `replace` when the API cannot change it in place. */
+  change: "update" | "replace";
+  /** Value the property has when the input is absent (so absent and default do not differ). */
+  default?: unknown;
+  /** Custom equality, e.g. to compare only the parts of an object that matter. */
+  equals?: (desired: unknown, observed: unknown) => boolean;
+}
+
+/** Kinds of a property diff, as Pulumi's `detailedDiff` names them. */
+export type PropertyDiffKind =
+  "ADD" | "DELETE" | "UPDATE" | "ADD_REPLACE" | "DELETE_REPLACE" | "UPDATE_REPLACE";
+
+/** A diff result with the detail the engine's gRPC interface knows. */
+export interface DetailedDiffResult extends pulumi.dynamic.DiffResult {
+  /** Per property: what kind of change. */
+  detailedDiff: Record<string, { kind: PropertyDiffKind; inputDiff: boolean }>;
+  /** Outputs that stay the same whatever happens (ids). */
+  stables: string[];
+  /** Properties that force a replacement. */
+  replaces: string[];
+}
+
+/** Structural equality of JSON-like values, ignoring key order and undefined members. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
+  }
+  return false;
+}
+
+/**
+ * Compares `news` (desired inputs) with `olds` (last observed outputs) under `rules`.
+ * A value unknown during preview counts as a change. Properties without a rule are ignored.
+ */
+export function diffByRules(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+  rules: Record<string, DiffRule>,
+  stables: string[],
+): DetailedDiffResult {
+  const detailedDiff: DetailedDiffResult["detailedDiff"] = {};
+  const replaces: string[] = [];
+  for (const [prop, rule] of Object.entries(rules)) {
+    const desired = news[prop] ?? rule.default;
+    const observed = olds[prop] ?? rule.default;
+    const unknown = isUnknown(news[prop]) || news[prop] === UNKNOWN;
+    const same = !unknown && (rule.equals ? rule.equals(desired, observed) : deepEqual(desired, observed));
+    if (same) continue;
+    const base: "ADD" | "DELETE" | "UPDATE" =
+      observed === undefined ? "ADD" : desired === undefined ? "DELETE" : "UPDATE";
+    if (rule.change === "replace") {
+      replaces.push(prop);
+      detailedDiff[prop] = { kind: `${base}_REPLACE`, inputDiff: true };
+    } else {
+      detailedDiff[prop] = { kind: base, inputDiff: true };
+    }
+  }
+  const changes = Object.keys(detailedDiff).length > 0;
+  return {
+    changes,
+    replaces,
+    stables,
+    detailedDiff,
+    deleteBeforeReplace: false,
+  };
+}
