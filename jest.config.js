@@ -6,6 +6,6 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   testTimeout: 60000,
   transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json", isolatedModules: true }],
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
   },
 };

@@ -33,17 +33,17 @@ export function checkInputs<T extends z.ZodType>(
     for (const key of Object.keys(news)) if (HIDDEN.has(key)) inputs[key] = news[key];
     return { inputs, failures: [] };
   }
-  const failures: pulumi.dynamic.CheckFailure[] = [];
-  const seen = new Set<string>();
+  // One failure per property: several problems with one value are joined in its reason.
+  const reasons = new Map<string, string[]>();
   for (const issue of result.error.issues) {
     const property = issue.path.length ? String(issue.path[0]) : "(inputs)";
     if (isUnknown(news[property])) continue;
     const where = issue.path.length > 1 ? `${issue.path.map(String).join(".")}: ` : "";
-    const key = `${property}|${where}${issue.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    failures.push({ property, reason: `${where}${issue.message}` });
+    const list = reasons.get(property) ?? [];
+    if (!list.includes(`${where}${issue.message}`)) list.push(`${where}${issue.message}`);
+    reasons.set(property, list);
   }
+  const failures = [...reasons].map(([property, list]) => ({ property, reason: list.join("; ") }));
   // Only unknowns failed: keep the inputs as given; create/update see them resolved.
   return { inputs: news, failures };
 }
