@@ -66,8 +66,9 @@ describe("Service check", () => {
         forkFrom: { serviceId: "abc", strategy: "NOW", targetTime: "2026-01-01T00:00:00Z" },
       }),
     ).toEqual(["forkFrom: forkFrom.targetTime: is only allowed when strategy is PITR"]);
-    expect(await failuresOf({ ...valid, forkFrom: { serviceId: "abc", strategy: "YESTERDAY" } })[0])
-      .toBeUndefined;
+    expect(await failuresOf({ ...valid, forkFrom: { serviceId: "abc", strategy: "YESTERDAY" } })).toEqual([
+      "forkFrom: forkFrom.strategy: must be one of LAST_SNAPSHOT, NOW, PITR",
+    ]);
   });
 
   it("refuses more synchronous replicas than replicas", async () => {
