@@ -1,0 +1,105 @@
+// Type tokens of our resources and safe reading of their properties.
+//
+// The analyzer hands policies the resource properties wrapped in a proxy that throws when a value
+// unknown during preview is read (@pulumi/policy then turns the whole policy into an advisory
+// "can't run during preview" note). We read through these helpers instead, so an unknown value
+// simply means "cannot judge yet" and never produces a violation or noise.
+
+/** Type tokens of the pulumi-managed-db dynamic resources (module `mdb` of `dynamic.Resource`). */
+export const ResourceTypes = {
+  Service: "pulumi-nodejs:dynamic/mdb:Service",
+  ReadReplicaSet: "pulumi-nodejs:dynamic/mdb:ReadReplicaSet",
+  Vpc: "pulumi-nodejs:dynamic/mdb:Vpc",
+  VpcPeering: "pulumi-nodejs:dynamic/mdb:VpcPeering",
+} as const;
+
+/** Prefix shared by every type token of this package: the pack only looks at resources matching it. */
+export const TYPE_PREFIX = "pulumi-nodejs:dynamic/mdb:";
+
+/**
+ * Marks a value a policy cannot judge: unknown during preview (an output of a resource not created
+ * yet), or of a type the provider's own `check` will reject anyway.
+ */
+export const UNKNOWN: unique symbol = Symbol("unknown");
+
+/** A property as a policy sees it: the value, `undefined` when it is not set, or {@link UNKNOWN}. */
+export type Read<T> = T | undefined | typeof UNKNOWN;
+
+// @pulumi/policy re-exports UnknownValueError at run time but its typings omit it, and the unknown
+// sentinels are internal: read both from its proxy module. The version is pinned exactly and
+// test/policy drives these helpers through the real proxy, so an upgrade that moves them fails there.
+const policyProxy = require("@pulumi/policy/proxy") as {
+  UnknownValueError: new (...args: never[]) => Error;
+  [sentinel: string]: unknown;
+};
+
+const unknownSentinels = new Set<unknown>(
+  Object.keys(policyProxy)
+    .filter((key) => /^unknown[A-Z]\w*Value$/.test(key))
+    .map((key) => policyProxy[key]),
+);
+
+/** Reads `props[key]`, turning a preview-unknown value into {@link UNKNOWN} and `null` into `undefined`. */
+export function readProp(props: Record<string, unknown>, key: string): Read<unknown> {
+  let value: unknown;
+  try {
+    value = props[key];
+  } catch (err) {
+    if (err instanceof policyProxy.UnknownValueError) {
+      return UNKNOWN;
+    }
+    throw err;
+  }
+  if (typeof value === "string" && unknownSentinels.has(value)) {
+    return UNKNOWN;
+  }
+  return value === null ? undefined : value;
+}
+
+/** Reads a string property; the empty string counts as not set. */
+export function readString(props: Record<string, unknown>, key: string): Read<string> {
+  const value = readProp(props, key);
+  if (value === undefined || value === UNKNOWN) {
+    return value;
+  }
+  if (typeof value !== "string") {
+    return UNKNOWN;
+  }
+  return value === "" ? undefined : value;
+}
+
+/** Reads a number property; a string of digits (the API's own form for sizes) is read as its number. */
+export function readNumber(props: Record<string, unknown>, key: string): Read<number> {
+  const value = readProp(props, key);
+  if (value === undefined || value === UNKNOWN) {
+    return value;
+  }
+  if (typeof value === "number" && Number.isFinite(value)) {
+    return value;
+  }
+  if (typeof value === "string" && /^\d+$/.test(value.trim())) {
+    return Number(value.trim());
+  }
+  return UNKNOWN;
+}
+
+/** True when the value is known and set (neither `undefined` nor {@link UNKNOWN}). */
+export function isKnown<T>(value: Read<T>): value is T {
+  return value !== undefined && value !== UNKNOWN;
+}
+
+/** Environment of a service or replica set: a missing one is the API's default, DEV. */
+export function readEnvironment(props: Record<string, unknown>): Read<string> {
+  const environment = readString(props, "environment");
+  return environment === undefined ? "DEV" : environment;
+}
+
+/** Short name of a resource type for messages: `Service` for `pulumi-nodejs:dynamic/mdb:Service`. */
+export function kindOf(type: string): string {
+  return type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : type;
+}
+
+/** How a message names a resource: its kind and its name from the URN, e.g. `Service "orders-db"`. */
+export function describe(resource: { type: string; name: string }): string {
+  return `${kindOf(resource.type)} "${resource.name}"`;
+}
