@@ -1,0 +1,10 @@
+/**
+ * Public surface of the emulator (`pulumi-managed-db/emulator`): start one in-process, and the
+ * defaults the CLI, docs and tests share.
+ */
+export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
+export * from "./defaults";
+export type { Credentials } from "./auth";
+export type { FaultConfig, FaultConfigInput, FaultRule } from "./faults";
+export type { LoggedRequest } from "./requestLog";
+export { UNREACHABLE_PEER_PREFIX } from "./model";

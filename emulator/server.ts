@@ -1,0 +1,175 @@
+/**
+ * Assembles the emulator's HTTP server (fastify): JSON parsing, error answers, request log,
+ * faults, authentication, API routes under `/public/api/v1` and admin routes under `/_emulator`,
+ * and starts it.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { adminRoutes } from "./admin";
+import { registerAuth, type Credentials } from "./auth";
+import {
+  API_PREFIX,
+  DEFAULT_HOST,
+  DEFAULT_PROJECT_ID,
+  DEFAULT_PUBLIC_KEY,
+  DEFAULT_SECRET_KEY,
+  DEFAULT_TRANSITION_MS,
+} from "./defaults";
+import { ApiError, codeForStatus } from "./errors";
+import { Faults, registerFaults, type FaultConfigInput } from "./faults";
+import { Model } from "./model";
+import { RequestLog, registerRequestLog, type LoggedRequest } from "./requestLog";
+import { accountRoutes } from "./routes/account";
+import type { RouteContext } from "./routes/context";
+import { peeringRoutes } from "./routes/peerings";
+import { replicaSetRoutes } from "./routes/replicaSets";
+import { serviceRoutes } from "./routes/services";
+import { vpcRoutes } from "./routes/vpcs";
+import { Store } from "./store";
+
+/** Options of `startEmulator`. */
+export interface EmulatorOptions {
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** TCP port; 0 (the default here) picks a free one. */
+  port?: number;
+  /** Duration of each lifecycle step, in milliseconds. Default 3000, as the CLI. */
+  transitionMs?: number;
+  /** JSON state file: loaded at start if present, rewritten atomically after every change. Default none. */
+  stateFile?: string;
+  /** Accepted public key. Default `mdb-dev-public` (the environment is read by the CLI only). */
+  publicKey?: string;
+  /** Accepted secret key. Default `mdb-dev-secret`. */
+  secretKey?: string;
+  /** The key's project. Default `proj-dev`. */
+  projectId?: string;
+  /** Initial fault configuration. Default no faults. */
+  faults?: FaultConfigInput;
+  /** fastify's own (pino) logging to stdout. Default false. */
+  logger?: boolean;
+  /** Called once per API request when done with it, with its duration in ms (the CLI prints it). */
+  onRequest?: (entry: LoggedRequest & { ms: number }) => void;
+  /** Clock in epoch milliseconds, for deterministic tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** A running emulator. */
+export interface Emulator {
+  /** Base URL of the API, including `/public/api/v1`: what `MDB_API_URL` should be. */
+  url: string;
+  /** Scheme, host and port: the admin routes are at `${origin}/_emulator/...`. */
+  origin: string;
+  /** The port listened on (the real one when 0 was asked). */
+  port: number;
+  /** The accepted key and its project. */
+  credentials: Credentials;
+  /** The emulated service, for in-process checks. */
+  model: Model;
+  /** The fault configuration, for in-process control. */
+  faults: Faults;
+  /** The log of received API requests. */
+  requestLog: RequestLog;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** Builds the server without listening (used by `startEmulator`). */
+export function buildServer(
+  context: RouteContext & { faults: Faults; requestLog: RequestLog },
+  options: Pick<EmulatorOptions, "logger" | "onRequest">,
+): FastifyInstance {
+  const app = Fastify({
+    logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
+    // Proxies and clients retry on a reset connection, not on a server that waits forever.
+    connectionTimeout: 60_000,
+  });
+
+  // An empty body counts as no body (clients send Content-Type on bodiless POSTs); bad JSON is a 400.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(
+        new ApiError(400, "INVALID_REQUEST", `(body): malformed JSON: ${(err as Error).message}`),
+        undefined,
+      );
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ code: error.code, message: error.message });
+    }
+    const status = error.statusCode ?? 500;
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      const type = request.headers["content-type"] ?? "none";
+      return reply.code(415).send({
+        code: codeForStatus(415),
+        message: `(body): content type ${type} is not supported; send application/json`,
+      });
+    }
+    if (status >= 500) {
+      request.log.error(error);
+      return reply.code(500).send({ code: "INTERNAL", message: "internal error of the emulator" });
+    }
+    return reply.code(status).send({ code: codeForStatus(status), message: error.message });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url}` }),
+  );
+
+  // Order matters: log first (it sees everything), then faults (before auth, like a proxy), then auth.
+  registerRequestLog(app, context.requestLog, options.onRequest);
+  registerFaults(app, context.faults);
+  registerAuth(app, context.credentials);
+
+  app.register(serviceRoutes, { prefix: API_PREFIX, ...context });
+  app.register(replicaSetRoutes, { prefix: API_PREFIX, ...context });
+  app.register(vpcRoutes, { prefix: API_PREFIX, ...context });
+  app.register(peeringRoutes, { prefix: API_PREFIX, ...context });
+  app.register(accountRoutes, { prefix: API_PREFIX, ...context });
+  app.register(adminRoutes, context);
+  return app;
+}
+
+/** Starts an emulator and resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const credentials: Credentials = {
+    publicKey: options.publicKey ?? DEFAULT_PUBLIC_KEY,
+    secretKey: options.secretKey ?? DEFAULT_SECRET_KEY,
+    projectId: options.projectId ?? DEFAULT_PROJECT_ID,
+  };
+  const model = new Model({
+    store: new Store({ stateFile: options.stateFile }),
+    transitionMs: options.transitionMs ?? DEFAULT_TRANSITION_MS,
+    now: options.now,
+  });
+  const faults = new Faults(options.faults);
+  const requestLog = new RequestLog();
+  const app = buildServer(
+    { model, credentials, startedAt: new Date().toISOString(), faults, requestLog },
+    options,
+  );
+
+  const host = options.host ?? DEFAULT_HOST;
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
+  const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  return {
+    url: `${origin}${API_PREFIX}`,
+    origin,
+    port,
+    credentials,
+    model,
+    faults,
+    requestLog,
+    close: () => app.close(),
+  };
+}
