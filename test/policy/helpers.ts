@@ -15,7 +15,16 @@ export const POLICY_DIR = path.resolve(__dirname, "../../policy");
 
 /** Loads a module from the pack's own node_modules (the root node_modules has no @pulumi/policy). */
 export function requireFromPack<T>(id: string): T {
-  return require(require.resolve(id, { paths: [POLICY_DIR] })) as T;
+  let resolved: string;
+  try {
+    resolved = require.resolve(id, { paths: [POLICY_DIR] });
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message}\nThe policy pack's dependencies are missing: run npm ci --prefix policy`,
+      { cause: err },
+    );
+  }
+  return require(resolved) as T;
 }
 
 const proxy = requireFromPack<{
