@@ -6,8 +6,13 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../emulator";
 import type { FaultConfig, FaultConfigInput, LoggedRequest } from "../../emulator";
 
-/** Duration of each lifecycle step in tests, in ms: short, yet long enough to observe each state. */
+/** Duration of each lifecycle step in tests, in ms: short, so waiting for READY costs little. */
 export const TEST_TRANSITION_MS = 30;
+/**
+ * A step long enough that a test can observe an intermediate state (CONFIGURING, PAUSING, ...)
+ * with a request of its own, even on a loaded machine. See `withTransitionMs`.
+ */
+export const OBSERVABLE_TRANSITION_MS = 400;
 
 /** The accepted key of a test emulator, and the ready-made Authorization header for it. */
 export interface TestCredentials {
@@ -71,6 +76,12 @@ export interface TestEmulator {
   setFaults(config: FaultConfigInput): Promise<FaultConfig>;
   /** Sets the duration of each lifecycle step (`PUT /_emulator/settings`). */
   setTransitionMs(transitionMs: number): Promise<void>;
+  /**
+   * Runs `action` with each lifecycle step lasting `transitionMs` (default `OBSERVABLE_TRANSITION_MS`),
+   * then restores the previous duration. Steps keep the duration they were scheduled with, so the
+   * states `action` starts stay observable while everything else stays fast.
+   */
+  withTransitionMs<T>(action: () => Promise<T>, transitionMs?: number): Promise<T>;
   /** Drops all records, the log and the faults (`POST /_emulator/reset`). */
   reset(): Promise<void>;
   /** Polls `probe` until `until` holds for its value (see `waitFor`). */
@@ -169,6 +180,19 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     },
     setTransitionMs: async (transitionMs) =>
       expectStatus(await admin("PUT", "/settings", { transitionMs }), 200, "PUT /_emulator/settings"),
+    withTransitionMs: async (action, transitionMs = OBSERVABLE_TRANSITION_MS) => {
+      const previous = emulator.model.transitionMs;
+      expectStatus(await admin("PUT", "/settings", { transitionMs }), 200, "PUT /_emulator/settings");
+      try {
+        return await action();
+      } finally {
+        expectStatus(
+          await admin("PUT", "/settings", { transitionMs: previous }),
+          200,
+          "PUT /_emulator/settings",
+        );
+      }
+    },
     reset: async () => expectStatus(await admin("POST", "/reset"), 204, "POST /_emulator/reset"),
     waitFor,
     close: () => emulator.close(),
