@@ -15,6 +15,7 @@ import { checkInputs } from "./check";
 import { DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { withoutUndefined } from "./clean";
+import { waitUntilGone } from "./gone";
 import { lazyProvider } from "./lazy";
 import { TIMEOUTS_INPUT, timeoutsInput, timeoutsOf } from "./timeouts";
 
@@ -676,27 +677,6 @@ async function checkForkSource(api: MdbApi, projectId: string, want: ServiceInpu
     throw new Error(
       `cannot fork service ${source.service_id}: a fork keeps its source's type and region; ${problems.join("; ")}`,
     );
-}
-
-/** Polls until `look` answers 404. */
-export async function waitUntilGone(
-  look: () => Promise<unknown>,
-  what: string,
-  timeoutMs: number,
-): Promise<void> {
-  await waitFor(
-    async () => {
-      try {
-        const record = (await look()) as { status?: string };
-        return { gone: false, state: record?.status ?? "present" };
-      } catch (error) {
-        if (error instanceof MdbApiError && error.isNotFound) return { gone: true, state: "gone" };
-        throw error;
-      }
-    },
-    (v) => (v.gone ? { done: true } : { done: false, state: v.state }),
-    { what, timeoutMs, onProgress: progress },
-  );
 }
 
 /** Suffix of generated names: stable for one resource of one stack, so a re-run finds its service. */
