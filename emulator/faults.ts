@@ -138,6 +138,20 @@ function injectedError(status: number, retryAfterSeconds: number): ApiError {
   return new ApiError(status, codeForStatus(status), `injected fault: HTTP ${status}`, headers);
 }
 
+/** Requests whose connection a fault dropped (the request log reports them with status 0). */
+const dropped = new WeakSet<object>();
+
+/** True when a fault dropped this request's connection (`request.raw`). */
+export function wasDropped(raw: object): boolean {
+  return dropped.has(raw);
+}
+
+/** Drops a connection without answering. */
+function drop(request: FastifyRequest): void {
+  dropped.add(request.raw);
+  request.raw.socket.destroy();
+}
+
 /** Path of a request without its query string. */
 export function pathOf(url: string): string {
   const query = url.indexOf("?");
@@ -161,7 +175,7 @@ export function registerFaults(app: FastifyInstance, faults: Faults): void {
       afterProcessing.set(request, fault);
     } else if (fault.drop) {
       reply.hijack();
-      request.raw.socket.destroy();
+      drop(request);
     } else {
       throw injectedError(fault.status!, faults.retryAfterSeconds);
     }
@@ -172,7 +186,8 @@ export function registerFaults(app: FastifyInstance, faults: Faults): void {
     if (!fault) return payload;
     afterProcessing.delete(request);
     if (fault.drop) {
-      request.raw.socket.destroy();
+      // fastify still writes the answer, into a destroyed socket: the caller never gets it.
+      drop(request);
       return payload;
     }
     const error = injectedError(fault.status!, faults.retryAfterSeconds);

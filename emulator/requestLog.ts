@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { ADMIN_PREFIX } from "./defaults";
-import { pathOf } from "./faults";
+import { pathOf, wasDropped } from "./faults";
 
 /** One received API request. */
 export interface LoggedRequest {
@@ -57,12 +57,13 @@ export function registerRequestLog(
     const path = pathOf(request.url);
     if (path.startsWith(ADMIN_PREFIX)) return;
     const started = Date.now();
-    // 'close' comes after every answer, and alone when the socket was destroyed without one.
+    // 'close' comes after every answer, and alone when the connection ended without one.
     reply.raw.once("close", () => {
+      const answered = reply.raw.writableFinished && !wasDropped(request.raw);
       const entry = {
         method: request.method,
         path,
-        status: reply.raw.writableFinished ? reply.raw.statusCode : 0,
+        status: answered ? reply.raw.statusCode : 0,
         at: new Date(started).toISOString(),
       };
       log.add(entry);
