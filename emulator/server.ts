@@ -106,10 +106,11 @@ export function buildServer(
         .send({ code: error.code, message: error.message });
     }
     const status = error.statusCode ?? 500;
+    // DESIGN.md: a malformed body is a 400, and a body that is not JSON is one.
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
       const type = request.headers["content-type"] ?? "none";
-      return reply.code(415).send({
-        code: codeForStatus(415),
+      return reply.code(400).send({
+        code: codeForStatus(400),
         message: `(body): content type ${type} is not supported; send application/json`,
       });
     }

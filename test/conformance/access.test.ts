@@ -208,3 +208,20 @@ test("malformed JSON answers 400 INVALID_REQUEST", async () => {
   expect(ErrorBodySchema.parse(response.body).code).toBe("INVALID_REQUEST");
   expect((await emu.api<Vpc[]>("GET", `${emu.projectPath}/vpcs`)).body).toHaveLength(1);
 });
+
+test.each(["text/plain", "application/x-www-form-urlencoded"])(
+  "a %s body answers 400 INVALID_REQUEST about the body, and creates nothing",
+  async (contentType) => {
+    const response = await fetch(`${emu.url}${emu.projectPath}/vpcs`, {
+      method: "POST",
+      headers: { authorization: emu.credentials.authorization, "content-type": contentType },
+      body: "name=v&cidr=10.0.0.0/16&region_code=us-east-1",
+    });
+    expect(response.status).toBe(400);
+    expect(ErrorBodySchema.parse(await response.json())).toEqual({
+      code: "INVALID_REQUEST",
+      message: expect.stringMatching(/^\(body\): /),
+    });
+    expect((await emu.api<Vpc[]>("GET", `${emu.projectPath}/vpcs`)).body).toHaveLength(1);
+  },
+);
