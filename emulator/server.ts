@@ -77,25 +77,22 @@ export function buildServer(
   context: RouteContext & { faults: Faults; requestLog: RequestLog },
   options: Pick<EmulatorOptions, "logger" | "onRequest">,
 ): FastifyInstance {
-  const app = Fastify({
-    logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
-    // Proxies and clients retry on a reset connection, not on a server that waits forever.
-    connectionTimeout: 60_000,
-  });
+  const app = Fastify({ logger: options.logger ? { redact: ["req.headers.authorization"] } : false });
 
-  // An empty body counts as no body (clients send Content-Type on bodiless POSTs); bad JSON is a 400.
+  // An empty body counts as no body (clients send Content-Type on bodiless POSTs); bad JSON is a
+  // 400. fastify's own parser does the parsing, for its guard against prototype poisoning.
+  const parseJson = app.getDefaultJsonParser("error", "error");
   app.removeContentTypeParser("application/json");
-  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === "") return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch (err) {
-      done(
-        new ApiError(400, "INVALID_REQUEST", `(body): malformed JSON: ${(err as Error).message}`),
-        undefined,
-      );
-    }
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    if (String(body).trim() === "") return done(null, undefined);
+    parseJson(req, String(body), (err, parsed) => {
+      if (err)
+        return done(
+          new ApiError(400, "INVALID_REQUEST", `(body): malformed JSON: ${err.message}`),
+          undefined,
+        );
+      done(null, parsed);
+    });
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

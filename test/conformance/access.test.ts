@@ -202,10 +202,16 @@ describe("Track an Analytics Event", () => {
   });
 });
 
-test("malformed JSON answers 400 INVALID_REQUEST", async () => {
-  const response = await emu.api("POST", `${emu.projectPath}/vpcs`, undefined, { rawBody: '{"name": "v",' });
+test.each([
+  ["malformed JSON", '{"name": "v",'],
+  ["JSON with __proto__", '{"__proto__": {"x": 1}, "name": "v", "cidr": "10.0.0.0/16", "region_code": "r"}'],
+])("%s answers 400 INVALID_REQUEST about the body, and creates nothing", async (_what, rawBody) => {
+  const response = await emu.api("POST", `${emu.projectPath}/vpcs`, undefined, { rawBody });
   expect(response.status).toBe(400);
-  expect(ErrorBodySchema.parse(response.body).code).toBe("INVALID_REQUEST");
+  expect(ErrorBodySchema.parse(response.body)).toEqual({
+    code: "INVALID_REQUEST",
+    message: expect.stringMatching(/^\(body\): /),
+  });
   expect((await emu.api<Vpc[]>("GET", `${emu.projectPath}/vpcs`)).body).toHaveLength(1);
 });
 
