@@ -54,6 +54,11 @@ function schedule<Status extends string, Patch extends object>(
   record.steps = next.map((step, i) => ({ ...step, due: now + (i + 1) * transitionMs }));
 }
 
+/** The states an action needs, in words, for the message of a 409. */
+function needs(runs: readonly string[], allButDeleting: readonly string[], deleting: string): string {
+  return runs === allButDeleting ? `any status but ${deleting}` : runs.join(" or ");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Services
 // ---------------------------------------------------------------------------------------------
@@ -117,7 +122,7 @@ export function checkServiceAction(service: ServiceData, action: ServiceAction):
   if (rule.runs.includes(service.status)) return "run";
   throw conflict(
     `cannot ${action} service ${service.service_id}: its status is ${service.status}` +
-      ` (${action} needs ${rule.runs.length === ALL_SERVICE_STATES_BUT_DELETING.length ? "any status but DELETING" : rule.runs.join(" or ")})`,
+      ` (${action} needs ${needs(rule.runs, ALL_SERVICE_STATES_BUT_DELETING, "DELETING")})`,
   );
 }
 
@@ -192,7 +197,7 @@ export function checkReplicaSetAction(replicaSet: ReplicaSetData, action: Replic
   if (rule.runs.includes(replicaSet.status)) return "run";
   throw conflict(
     `cannot ${action} replica set ${replicaSet.id}: its status is ${replicaSet.status}` +
-      ` (${action} needs ${rule.runs.join(" or ")})`,
+      ` (${action} needs ${needs(rule.runs, ALL_REPLICA_SET_STATES_BUT_DELETING, "deleting")})`,
   );
 }
 
