@@ -38,6 +38,10 @@ function statuses(value: string): number[] {
   return list.map(Number);
 }
 
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
 interface CliOptions {
   host: string;
   port: number;
@@ -94,6 +98,10 @@ async function main(): Promise<void> {
     },
   });
   process.stdout.write(`listening on ${emulator.url}\n`);
+  if (!isLoopback(opts.host)) {
+    // Plain HTTP: the key travels in clear text, and the provider refuses http:// beyond loopback.
+    process.stderr.write(`warning: listening on ${opts.host} over plain HTTP; use loopback or a TLS proxy\n`);
+  }
 
   let stopping = false;
   const stop = (): void => {
