@@ -209,7 +209,8 @@ export class HttpClient {
         method: spec.method,
         url: spec.path,
         data: spec.body,
-        headers: spec.body !== undefined ? { "Content-Type": "application/json" } : undefined,
+        // Always JSON: without it axios labels a body-less POST as a form, which the API refuses.
+        headers: spec.method === "GET" ? undefined : { "Content-Type": "application/json" },
         [MDB_SPEC]: spec,
       };
       response = await this.axios.request(config);

@@ -17,8 +17,9 @@ import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
 import { lazyProvider } from "./lazy";
-import { autoName, type EndpointOutput } from "./service";
-import { TIMEOUTS_INPUT, timeoutsInput, timeoutsOf } from "./timeouts";
+import { type EndpointOutput } from "./service";
+import { autoName } from "./naming";
+import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -190,11 +191,6 @@ function inputsOf(out: ReadReplicaSetOutputs, projectInput: unknown): Record<str
     environment: out.environment,
     connectionPooler: out.connectionPooler,
   });
-}
-
-/** What the provider stores: the outputs, and the forwarded time limits (delete needs them). */
-function stateOf(out: ReadReplicaSetOutputs, carrier: Record<string, unknown>): Record<string, unknown> {
-  return withoutUndefined({ ...out, [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT] });
 }
 
 // ---------------------------------------------------------------------------------------

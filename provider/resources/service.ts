@@ -3,7 +3,6 @@
  * resource class. Each input change maps to one API action (see {@link SERVICE_RULES} and
  * the update order in {@link planServiceUpdate}); outputs are read from the settled record.
  */
-import * as crypto from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { MdbApi } from "../client/api";
@@ -14,10 +13,10 @@ import { waitFor, PollVerdict } from "../wait";
 import { checkInputs } from "./check";
 import { DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
-import { withoutUndefined } from "./clean";
 import { waitUntilGone } from "./gone";
 import { lazyProvider } from "./lazy";
-import { TIMEOUTS_INPUT, timeoutsInput, timeoutsOf } from "./timeouts";
+import { autoName } from "./naming";
+import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -577,13 +576,9 @@ export const impl = {
         const steps = planServiceUpdate(serviceOutputs(record, kept), want);
         await runSteps(api, projectId, id, steps, want, deadline, kept);
         if (steps.length > 0) record = await api.getService(projectId, id);
-        return { id, outs: withoutUndefined(serviceOutputs(record, kept)) };
+        return { id, outs: stateOf(serviceOutputs(record, kept), inputs) };
       },
-      async () =>
-        withoutUndefined(serviceOutputs(await api.getService(projectId, id), kept)) as unknown as Record<
-          string,
-          unknown
-        >,
+      async () => stateOf(serviceOutputs(await api.getService(projectId, id), kept), inputs),
     );
   },
 
@@ -607,7 +602,7 @@ export const impl = {
     });
     return {
       id: record.service_id,
-      props: withoutUndefined(outs),
+      props: stateOf(outs, props ?? {}),
       inputs: inputsOf(outs, props?.projectId ?? undefined),
     };
   },
@@ -634,13 +629,11 @@ export const impl = {
         }
         const have = serviceOutputs(await api.getService(projectId, id), kept);
         await runSteps(api, projectId, id, planServiceUpdate(have, want), want, deadline, kept);
-        return { outs: withoutUndefined(serviceOutputs(await api.getService(projectId, id), kept)) };
+        return {
+          outs: stateOf(serviceOutputs(await api.getService(projectId, id), kept), news),
+        };
       },
-      async () =>
-        withoutUndefined(serviceOutputs(await api.getService(projectId, id), kept)) as unknown as Record<
-          string,
-          unknown
-        >,
+      async () => stateOf(serviceOutputs(await api.getService(projectId, id), kept), news),
     );
   },
 
@@ -677,16 +670,6 @@ async function checkForkSource(api: MdbApi, projectId: string, want: ServiceInpu
     throw new Error(
       `cannot fork service ${source.service_id}: a fork keeps its source's type and region; ${problems.join("; ")}`,
     );
-}
-
-/** Suffix of generated names: stable for one resource of one stack, so a re-run finds its service. */
-export function autoName(resourceName: string): string {
-  const hash = crypto
-    .createHash("sha256")
-    .update(`${pulumi.getProject()}/${pulumi.getStack()}/${resourceName}`)
-    .digest("hex")
-    .slice(0, 7);
-  return `${resourceName}-${hash}`;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ export interface Timeouts {
 /** Defaults: 30 minutes to create or update, 20 to delete (a real service takes minutes). */
 export const DEFAULT_TIMEOUTS: Timeouts = { create: 30 * 60_000, update: 30 * 60_000, delete: 20 * 60_000 };
 
+import { withoutUndefined } from "./clean";
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
@@ -52,4 +54,13 @@ export function timeoutsInput(custom?: {
     if (ms !== undefined) out[key] = ms;
   }
   return out;
+}
+
+/**
+ * The state to report for outputs `outs`: without undefined members, and with the hidden
+ * timeouts input of `carrier` copied in, because delete receives only the outputs and the
+ * limit set with `customTimeouts.delete` must travel there.
+ */
+export function stateOf(outs: object, carrier: Record<string, unknown>): Record<string, unknown> {
+  return withoutUndefined({ ...outs, [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT] }) as Record<string, unknown>;
 }

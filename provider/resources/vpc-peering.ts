@@ -16,7 +16,7 @@ import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
 import { lazyProvider } from "./lazy";
-import { TIMEOUTS_INPUT, timeoutsInput, timeoutsOf } from "./timeouts";
+import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -155,11 +155,6 @@ function inputsOf(out: VpcPeeringOutputs, projectInput: unknown): Record<string,
     peerRegionCode: out.peerRegionCode,
     peerVpcId: out.peerVpcId,
   });
-}
-
-/** What the provider stores: the outputs, and the forwarded time limits (delete needs them). */
-function stateOf(out: VpcPeeringOutputs, carrier: Record<string, unknown>): Record<string, unknown> {
-  return withoutUndefined({ ...out, [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT] });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ import { checkInputs } from "./check";
 import { withoutUndefined } from "./clean";
 import { DiffRule, diffByRules } from "./diff";
 import { lazyProvider } from "./lazy";
-import { autoName } from "./service";
-import { TIMEOUTS_INPUT, timeoutsInput, timeoutsOf } from "./timeouts";
+import { autoName } from "./naming";
+import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -121,11 +121,6 @@ function inputsOf(out: VpcOutputs, projectInput: unknown): Record<string, unknow
     cidr: out.cidr,
     regionCode: out.regionCode,
   });
-}
-
-/** What the provider stores: the outputs, and the forwarded time limits (delete needs them). */
-function stateOf(out: VpcOutputs, carrier: Record<string, unknown>): Record<string, unknown> {
-  return withoutUndefined({ ...out, [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT] });
 }
 
 /** Reads an id of a VPC: `vpcId`, or `projectId/vpcId`. */
