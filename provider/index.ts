@@ -1,0 +1,42 @@
+/**
+ * pulumi-managed-db: Pulumi resources for the Managed Database Service Control API.
+ *
+ * Resources: {@link Service}, {@link ReadReplicaSet}, {@link Vpc}, {@link VpcPeering}
+ * (type tokens `pulumi-nodejs:dynamic/mdb:<Class>`). Functions: `getAuthInfo`,
+ * `getService`, `listServices`, `getVpc`, `listVpcs`, `listReadReplicaSets`,
+ * `getVpcPeering`, `listVpcPeerings`, `identify`, `track`.
+ * Configuration: stack config `mdb:apiUrl`, `mdb:publicKey`, `mdb:secretKey` (secret),
+ * `mdb:projectId`, or the environment variables `MDB_API_URL`, `MDB_PUBLIC_KEY`,
+ * `MDB_SECRET_KEY`, `MDB_PROJECT_ID`.
+ */
+export { Service } from "./resources/service";
+export type { ServiceArgs, ForkFromArgs, EndpointOutput, ResourceOutput } from "./resources/service";
+export { ReadReplicaSet } from "./resources/read-replica-set";
+export type { ReadReplicaSetArgs } from "./resources/read-replica-set";
+export { Vpc } from "./resources/vpc";
+export type { VpcArgs } from "./resources/vpc";
+export { VpcPeering } from "./resources/vpc-peering";
+export type { VpcPeeringArgs } from "./resources/vpc-peering";
+export {
+  getAuthInfo,
+  getService,
+  listServices,
+  getVpc,
+  listVpcs,
+  listReadReplicaSets,
+  getVpcPeering,
+  listVpcPeerings,
+  identify,
+  track,
+} from "./functions";
+export type {
+  AuthInfoResult,
+  ServiceResult,
+  ReadReplicaSetResult,
+  VpcResult,
+  VpcPeeringResult,
+  AnalyticsResult,
+} from "./functions";
+export { MdbApi } from "./client/api";
+export { MdbApiError, MdbRequestError } from "./client/errors";
+export { CONFIG_KEYS, MissingConfigError } from "./config";
