@@ -10,7 +10,8 @@
  * - `recordCalls(emu, action)` returns the non-GET API calls `action` made, as
  *   `"POST /projects/{project}/services/{service}/replicaSets/{replicaSet}/resize"`;
  * - `errorOf(promise)` and `errorText(error)` catch a failure and render everything a user
- *   could see of it (message, stack, `util.inspect`), for assertions on ids and secrets.
+ *   could see of it (message, stack, `util.inspect`), for assertions on ids and secrets;
+ *   `stateFromError(error, inputs)` is what the engine records from a partial failure.
  *
  * Example:
  * ```ts
@@ -63,6 +64,16 @@ export interface ResourceState {
   outs: Props;
 }
 
+/**
+ * The state the engine records from an error that carries `id` and `properties` (a create or
+ * update that failed part-way): the resource is kept, with those outputs.
+ */
+export function stateFromError(error: { id?: unknown; properties?: unknown }, inputs: Props): ResourceState {
+  if (typeof error.id !== "string" || !error.properties)
+    throw new Error("the error carries no id/properties");
+  return { id: error.id, inputs, outs: wire(error.properties as Props) };
+}
+
 /** Stand-in for the serialized provider the engine passes in `__provider`. */
 export const PROVIDER = "<serialized provider of the test>";
 
@@ -102,9 +113,15 @@ export interface Driver {
   diff(state: ResourceState, news: Props): Promise<{ diff: Diff; inputs: Props }>;
   /**
    * check, diff, then update when the diff reports changes; throws {@link ReplaceNeededError}
-   * when it asks for a replacement. With no changes, update is not called (like the engine).
+   * when it asks for a replacement. With no changes, update is not called (like the engine),
+   * unless `initErrors`: the engine updates a resource whose create or update failed part-way
+   * (the error carried `id`) on the next `pulumi up` even when the diff shows no change.
    */
-  update(state: ResourceState, news: Props): Promise<{ state: ResourceState; diff: Diff }>;
+  update(
+    state: ResourceState,
+    news: Props,
+    options?: { initErrors?: boolean },
+  ): Promise<{ state: ResourceState; diff: Diff }>;
   /** read(id, props) as for `pulumi refresh` (props: the state's outputs) or `import` (props: `{}`). */
   read(id: string, props?: Props): Promise<pulumi.dynamic.ReadResult>;
   /** delete(id, outputs). */
@@ -131,10 +148,11 @@ export function drive(impl: ProviderImpl): Driver {
       const result = await impl.create(inputs);
       return { id: result.id, inputs, outs: wire({ ...result.outs, __provider: inputs.__provider }) };
     },
-    async update(state, news) {
+    async update(state, news, options = {}) {
       const { diff: result, inputs } = await diff(state, news);
       if ((result.replaces ?? []).length > 0) throw new ReplaceNeededError(result);
-      if (result.changes === false) return { state: { ...state, inputs }, diff: result };
+      if (result.changes === false && !options.initErrors)
+        return { state: { ...state, inputs }, diff: result };
       const updated = await impl.update(state.id, wire(state.outs), inputs);
       return {
         state: { id: state.id, inputs, outs: wire({ ...updated.outs, __provider: inputs.__provider }) },
