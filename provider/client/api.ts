@@ -106,7 +106,10 @@ const ReplicaSetList = z.array(s.ReadReplicaSetSchema);
 const VpcList = z.array(s.VpcSchema);
 const PeeringList = z.array(s.VpcPeeringSchema);
 
-/** Validates a request body strictly; throws {@link MdbRequestError} naming each bad field. */
+/**
+ * Validates a request body strictly; throws {@link MdbRequestError} naming each bad field.
+ * Callers are `async`, so a bad input rejects the returned promise instead of throwing at the call.
+ */
 function validated<T>(operation: string, schema: ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body);
   if (!result.success) throw new MdbRequestError(operation, s.describeIssues(result.error));
@@ -169,7 +172,7 @@ export class MdbApi {
   }
 
   /** `POST /analytics/identify`: associates properties with the calling user. */
-  identify(properties?: Record<string, unknown>): Promise<s.AnalyticsResult> {
+  async identify(properties?: Record<string, unknown>): Promise<s.AnalyticsResult> {
     const body = validated("identify", s.IdentifyRequestSchema, compact({ properties }));
     return this.call("identify", "POST", "/analytics/identify", "idempotent", s.AnalyticsResultSchema, {
       body,
@@ -177,7 +180,7 @@ export class MdbApi {
   }
 
   /** `POST /analytics/track`: records an event. Not retried blindly: an event counts once. */
-  track(event: string, properties?: Record<string, unknown>): Promise<s.AnalyticsResult> {
+  async track(event: string, properties?: Record<string, unknown>): Promise<s.AnalyticsResult> {
     const body = validated("track", s.TrackRequestSchema, compact({ event, properties }));
     return this.call("track", "POST", "/analytics/track", "create", s.AnalyticsResultSchema, { body });
   }
@@ -194,7 +197,7 @@ export class MdbApi {
    * The answer is the only one that carries `initial_password`. Not retried on ambiguous
    * failures: look the service up by name before creating again.
    */
-  createService(projectId: string, input: CreateServiceInput): Promise<s.Service> {
+  async createService(projectId: string, input: CreateServiceInput): Promise<s.Service> {
     const body = validated(
       "createService",
       s.CreateServiceRequestSchema,
@@ -291,7 +294,7 @@ export class MdbApi {
   }
 
   /** `POST .../setEnvironment`: tags a service PROD or DEV. */
-  setServiceEnvironment(
+  async setServiceEnvironment(
     projectId: string,
     serviceId: string,
     environment: s.Environment,
@@ -308,7 +311,7 @@ export class MdbApi {
   }
 
   /** `POST .../setHA`: changes the number of HA replicas (202, READY -> CONFIGURING -> READY). */
-  setHA(projectId: string, serviceId: string, input: SetHaInput): Promise<s.Service> {
+  async setHA(projectId: string, serviceId: string, input: SetHaInput): Promise<s.Service> {
     const body = validated(
       "setHA",
       s.SetHaRequestSchema,
@@ -355,7 +358,7 @@ export class MdbApi {
    * `POST .../forkService`: creates a new service from this one (202, status QUEUED).
    * Like create, never retried on ambiguous failures.
    */
-  forkService(projectId: string, serviceId: string, input: ForkServiceInput): Promise<s.Service> {
+  async forkService(projectId: string, serviceId: string, input: ForkServiceInput): Promise<s.Service> {
     const body = validated(
       "forkService",
       s.ForkServiceRequestSchema,
@@ -382,7 +385,7 @@ export class MdbApi {
   }
 
   /** `POST .../attachToVPC`: attaches the service to a VPC (202). */
-  attachToVpc(projectId: string, serviceId: string, vpcId: string): Promise<s.ActionResult> {
+  async attachToVpc(projectId: string, serviceId: string, vpcId: string): Promise<s.ActionResult> {
     const body = validated("attachToVpc", s.VpcAttachmentRequestSchema, { vpc_id: vpcId });
     return this.call(
       "attachToVpc",
@@ -395,7 +398,7 @@ export class MdbApi {
   }
 
   /** `POST .../detachFromVPC`: detaches the service from a VPC (202). */
-  detachFromVpc(projectId: string, serviceId: string, vpcId: string): Promise<s.ActionResult> {
+  async detachFromVpc(projectId: string, serviceId: string, vpcId: string): Promise<s.ActionResult> {
     const body = validated("detachFromVpc", s.VpcAttachmentRequestSchema, { vpc_id: vpcId });
     return this.call(
       "detachFromVpc",
@@ -417,7 +420,7 @@ export class MdbApi {
   }
 
   /** `POST .../replicaSets`: creates a read replica set (202, status creating). Not retried blindly. */
-  createReplicaSet(
+  async createReplicaSet(
     projectId: string,
     serviceId: string,
     input: CreateReplicaSetInput,
@@ -508,7 +511,7 @@ export class MdbApi {
   }
 
   /** `POST .../replicaSets/{id}/setEnvironment`: tags a replica set PROD or DEV. */
-  setReplicaSetEnvironment(
+  async setReplicaSetEnvironment(
     projectId: string,
     serviceId: string,
     replicaSetId: string,
@@ -533,7 +536,7 @@ export class MdbApi {
   }
 
   /** `POST /projects/{project_id}/vpcs`: creates a VPC (201). Not retried blindly. */
-  createVpc(projectId: string, input: CreateVpcInput): Promise<s.Vpc> {
+  async createVpc(projectId: string, input: CreateVpcInput): Promise<s.Vpc> {
     const body = validated("createVpc", s.CreateVpcRequestSchema, {
       name: input.name,
       cidr: input.cidr,
@@ -550,7 +553,7 @@ export class MdbApi {
   }
 
   /** `POST .../vpcs/{vpc_id}/rename`: renames a VPC. */
-  renameVpc(projectId: string, vpcId: string, name: string): Promise<s.Vpc> {
+  async renameVpc(projectId: string, vpcId: string, name: string): Promise<s.Vpc> {
     const body = validated("renameVpc", s.RenameVpcRequestSchema, { name });
     return this.call("renameVpc", "POST", `${this.vpc(projectId, vpcId)}/rename`, "idempotent", s.VpcSchema, {
       body,
@@ -575,7 +578,7 @@ export class MdbApi {
   }
 
   /** `POST .../vpcs/{vpc_id}/peerings`: requests a peering (201, status pending). Not retried blindly. */
-  createPeering(projectId: string, vpcId: string, input: CreatePeeringInput): Promise<s.VpcPeering> {
+  async createPeering(projectId: string, vpcId: string, input: CreatePeeringInput): Promise<s.VpcPeering> {
     const body = validated("createPeering", s.CreatePeeringRequestSchema, {
       peer_account_id: input.peerAccountId,
       peer_region_code: input.peerRegionCode,
