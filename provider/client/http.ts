@@ -138,6 +138,12 @@ function isRetryable(error: AxiosError, mode: RetryMode): boolean {
   return status >= 500;
 }
 
+/** True when axios-retry had already sent this request before the attempt that got `response`. */
+function retriedBefore(response: AxiosResponse): boolean {
+  const state = (response.config as { "axios-retry"?: { retryCount?: number } } | undefined)?.["axios-retry"];
+  return (state?.retryCount ?? 0) > 0;
+}
+
 /** The per-request retry settings axios-retry reads. */
 interface SpecCarrier {
   [MDB_SPEC]?: RequestSpec;
@@ -257,8 +263,9 @@ export class HttpClient {
       code: this.clean(spec, code),
       apiMessage: this.clean(spec, message),
       resourceId: spec.resourceId,
-      // A 5xx may come after the work was done; 4xx answers are definite.
-      ambiguous: response.status >= 500,
+      // A 5xx may come after the work was done; 4xx answers are definite, except a 409 to a
+      // repeated request: the first attempt may have started the change the repeat conflicts with.
+      ambiguous: response.status >= 500 || (response.status === 409 && retriedBefore(response)),
       retryAfterSeconds: retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined,
     });
   }

@@ -9,8 +9,12 @@
 export class PartialFailure extends Error {
   /** Id of the resource that exists. */
   readonly id: string;
-  /** Its outputs as last observed, including the serialized provider. */
-  readonly properties: Record<string, unknown>;
+  /**
+   * Its outputs as last observed, including the serialized provider. Not enumerable: they may
+   * hold passwords, so printing or serializing the error must not show them; the provider
+   * host reads the property by name.
+   */
+  declare readonly properties: Record<string, unknown>;
   /** Why the operation did not finish. */
   readonly reasons: string[];
 
@@ -19,7 +23,7 @@ export class PartialFailure extends Error {
     super(reason);
     this.name = "PartialFailure";
     this.id = id;
-    this.properties = properties;
+    Object.defineProperty(this, "properties", { value: properties, enumerable: false });
     this.reasons = [reason];
   }
 }

@@ -401,6 +401,22 @@ async function runSteps(
 ): Promise<void> {
   const ready = (extra?: (r: ServiceRecord) => boolean) =>
     waitForStatus(api, projectId, serviceId, "READY", deadline, extra);
+  /**
+   * Sends an asynchronous action and waits until `settled`. A 409 means the service was busy,
+   * possibly with this very action when a retried request's first attempt got through: wait
+   * for READY, and send again only if the change has not happened.
+   */
+  const act = async (send: () => Promise<unknown>, settled: (r: ServiceRecord) => boolean) => {
+    try {
+      await send();
+    } catch (error) {
+      if (!(error instanceof MdbApiError && error.isConflict)) throw error;
+      progress(`service ${serviceId} is busy (${error.apiMessage}); waiting for it to settle`);
+      if (settled(await ready())) return;
+      await send();
+    }
+    await ready(settled);
+  };
   for (const step of steps) {
     progress(`service ${serviceId}: ${step.action}`);
     switch (step.action) {
@@ -413,23 +429,36 @@ async function runSteps(
         await waitForStatus(api, projectId, serviceId, "PAUSED", deadline);
         break;
       case "detachFromVPC":
-        await api.detachFromVpc(projectId, serviceId, step.vpcId);
-        await ready((r) => !r.vpcEndpoint);
+        await act(
+          () => api.detachFromVpc(projectId, serviceId, step.vpcId),
+          (r) => !r.vpcEndpoint,
+        );
         break;
       case "attachToVPC":
-        await api.attachToVpc(projectId, serviceId, step.vpcId);
-        await ready((r) => r.vpcEndpoint?.vpc_id === step.vpcId);
+        await act(
+          () => api.attachToVpc(projectId, serviceId, step.vpcId),
+          (r) => r.vpcEndpoint?.vpc_id === step.vpcId,
+        );
         break;
       case "resize":
-        await api.resizeService(projectId, serviceId, step.cpuMillis, step.memoryGbs);
-        await ready((r) => r.resources?.[0]?.spec.cpu_millis === step.cpuMillis);
+        await act(
+          () => api.resizeService(projectId, serviceId, step.cpuMillis, step.memoryGbs),
+          (r) =>
+            r.resources?.[0]?.spec.cpu_millis === step.cpuMillis &&
+            r.resources?.[0]?.spec.memory_gbs === step.memoryGbs,
+        );
         break;
       case "setHA":
-        await api.setHA(projectId, serviceId, {
-          replicaCount: step.replicaCount,
-          syncReplicaCount: step.syncReplicaCount,
-        });
-        await ready();
+        await act(
+          () =>
+            api.setHA(projectId, serviceId, {
+              replicaCount: step.replicaCount,
+              syncReplicaCount: step.syncReplicaCount,
+            }),
+          (r) =>
+            (r.ha_replicas?.replica_count ?? 0) === step.replicaCount &&
+            (r.ha_replicas?.sync_replica_count ?? 0) === step.syncReplicaCount,
+        );
         break;
       case "enablePooler":
         await api.enablePooler(projectId, serviceId);
