@@ -68,10 +68,10 @@ export interface ResourceState {
  * The state the engine records from an error that carries `id` and `properties` (a create or
  * update that failed part-way): the resource is kept, with those outputs.
  */
-export function stateFromError(error: { id?: unknown; properties?: unknown }, inputs: Props): ResourceState {
-  if (typeof error.id !== "string" || !error.properties)
-    throw new Error("the error carries no id/properties");
-  return { id: error.id, inputs, outs: wire(error.properties as Props) };
+export function stateFromError(error: unknown, inputs: Props): ResourceState {
+  const { id, properties } = (error ?? {}) as { id?: unknown; properties?: unknown };
+  if (typeof id !== "string" || !properties) throw new Error("the error carries no id/properties");
+  return { id, inputs, outs: wire(properties as Props) };
 }
 
 /** Stand-in for the serialized provider the engine passes in `__provider`. */
