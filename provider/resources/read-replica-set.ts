@@ -323,6 +323,34 @@ export function planReplicaSetUpdate(
   return steps;
 }
 
+/**
+ * Resizes a set and waits until it is active with the new sizes. A 409 means the set was busy,
+ * possibly with this very resize when a retried request's first attempt got through (its answer
+ * lost to a 5xx or a dropped connection): wait until active, and send again only if the sizes
+ * have not changed.
+ */
+async function resize(
+  api: MdbApi,
+  projectId: string,
+  serviceId: string,
+  replicaSetId: string,
+  step: Extract<ReplicaSetStep, { action: "resize" }>,
+  deadline: number,
+): Promise<void> {
+  const sizes = { nodes: step.nodes, cpuMillis: step.cpuMillis, memoryGbs: step.memoryGbs };
+  const resized = (r: ReplicaSetRecord) =>
+    r.nodes === step.nodes && r.cpu_millis === step.cpuMillis && r.memory_gbs === step.memoryGbs;
+  try {
+    await api.resizeReplicaSet(projectId, serviceId, replicaSetId, sizes);
+  } catch (error) {
+    if (!(error instanceof MdbApiError && error.isConflict)) throw error;
+    progress(`read replica set ${replicaSetId} is busy (${error.apiMessage}); waiting for it to settle`);
+    const settled = await waitForActive(api, projectId, serviceId, replicaSetId, deadline);
+    if (!resized(settled)) await api.resizeReplicaSet(projectId, serviceId, replicaSetId, sizes);
+  }
+  await waitForActive(api, projectId, serviceId, replicaSetId, deadline, resized);
+}
+
 /** Carries out `steps` on a set, waiting after the asynchronous resize. */
 async function runSteps(
   api: MdbApi,
@@ -336,19 +364,7 @@ async function runSteps(
     progress(`read replica set ${replicaSetId}: ${step.action}`);
     switch (step.action) {
       case "resize":
-        await api.resizeReplicaSet(projectId, serviceId, replicaSetId, {
-          nodes: step.nodes,
-          cpuMillis: step.cpuMillis,
-          memoryGbs: step.memoryGbs,
-        });
-        await waitForActive(
-          api,
-          projectId,
-          serviceId,
-          replicaSetId,
-          deadline,
-          (r) => r.nodes === step.nodes && r.cpu_millis === step.cpuMillis && r.memory_gbs === step.memoryGbs,
-        );
+        await resize(api, projectId, serviceId, replicaSetId, step, deadline);
         break;
       case "enablePooler":
         await api.enableReplicaSetPooler(projectId, serviceId, replicaSetId);
