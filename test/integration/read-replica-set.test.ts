@@ -365,10 +365,22 @@ describe("waits that fail keep the id", () => {
     expect(error.message).toContain("`error`");
     expect(error.properties).toMatchObject({ status: "error", __provider: PROVIDER });
 
-    // The next `pulumi up` replaces it, deleting it first (the new set takes the same name).
+    // The next `pulumi up` replaces it, deleting it first: the new set takes the same name.
     const state = stateFromError(error, await sets.check(readers()));
     const { diff } = await sets.diff(state, readers());
     expect(diff).toMatchObject({ replaces: ["status"], deleteBeforeReplace: true });
+    await emu.setTransitionMs(TEST_TRANSITION_MS);
+    const { result: replacement, calls } = await recordCalls(emu, async () => {
+      await sets.delete(state);
+      return sets.create(readers());
+    });
+    expect(calls).toEqual([`DELETE ${ONE}`, `POST ${SETS}`]);
+    expect(replacement.id).not.toBe(state.id);
+    expect(await only()).toMatchObject({
+      id: replacement.outs.replicaSetId,
+      name: "readers",
+      status: "active",
+    });
   });
 
   test("a resize past the update timeout: error with the id; the next up finishes without resizing again", async () => {
