@@ -17,7 +17,7 @@ export function isUnknown(value: unknown): boolean {
 }
 
 /** Hidden inputs every resource carries (serialized provider, forwarded timeouts). */
-const HIDDEN = new Set(["__provider", "__timeouts", "__autoNamed"]);
+const HIDDEN = new Set(["__provider", "__timeouts", "__autoNamed", "__importId"]);
 
 /**
  * Validates `news` with `schema`. Returns the parsed inputs (defaults filled in, unknown

@@ -16,6 +16,7 @@ import { withoutUndefined } from "./clean";
 import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
+import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { type EndpointOutput } from "./service";
 import { autoName } from "./naming";
@@ -478,6 +479,8 @@ export const impl = {
   },
 
   async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+    const adopted = await adoptIfImported(impl, "read replica set", inputs);
+    if (adopted) return adopted;
     const want = asInputs(inputs);
     const api = getApi();
     const projectId = await resolveProjectId(want.projectId);
@@ -613,14 +616,16 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   declare readonly poolerEndpoint: pulumi.Output<EndpointOutput | undefined>;
 
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
+    const { opts: rest, importId } = takeImport(opts);
     const props: Record<string, unknown> = { ...args };
+    if (importId !== undefined) props[IMPORT_INPUT] = importId;
     if (args.name === undefined) {
       props.name = autoName(name);
       props.__autoNamed = true;
     }
-    props[TIMEOUTS_INPUT] = timeoutsInput(opts?.customTimeouts);
+    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
     for (const out of OUTPUT_NAMES) if (!(out in props)) props[out] = undefined;
-    super(lazyProvider("read-replica-set"), name, props, opts, "mdb", "ReadReplicaSet");
+    super(lazyProvider("read-replica-set"), name, props, rest, "mdb", "ReadReplicaSet");
   }
 }
 

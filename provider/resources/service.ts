@@ -14,6 +14,7 @@ import { checkInputs } from "./check";
 import { DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
+import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { autoName } from "./naming";
 import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
@@ -584,6 +585,8 @@ export const impl = {
   },
 
   async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+    const adopted = await adoptIfImported(impl, "service", inputs);
+    if (adopted) return adopted;
     const want = asInputs(inputs);
     const api = getApi();
     const projectId = await resolveProjectId(want.projectId);
@@ -768,29 +771,33 @@ export class Service extends pulumi.dynamic.Resource {
   declare readonly initialPassword: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
+    const { opts: rest, importId } = takeImport(opts);
     const props: Record<string, unknown> = { ...args };
+    if (importId !== undefined) props[IMPORT_INPUT] = importId;
     if (args.name === undefined) {
       props.name = autoName(name);
       props.__autoNamed = true;
     }
-    props[TIMEOUTS_INPUT] = timeoutsInput(opts?.customTimeouts);
+    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
     for (const out of OUTPUT_NAMES) if (!(out in props)) props[out] = undefined;
     super(
       lazyProvider("service"),
       name,
       props,
       {
-        ...opts,
-        additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), "password", "initialPassword"],
+        ...rest,
+        additionalSecretOutputs: [...(rest?.additionalSecretOutputs ?? []), "password", "initialPassword"],
       },
       "mdb",
       "Service",
     );
+    // The service id never changes in place. Taken from the resource id, it stays known while
+    // an update is previewed, so resources that use it do not show a spurious replacement.
+    this.serviceId = this.id;
   }
 }
 
 const OUTPUT_NAMES = [
-  "serviceId",
   "projectId",
   "status",
   "created",

@@ -15,6 +15,7 @@ import { withoutUndefined } from "./clean";
 import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
+import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
 
@@ -273,6 +274,8 @@ export const impl = {
   },
 
   async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+    const adopted = await adoptIfImported(impl, "VPC peering", inputs);
+    if (adopted) return adopted;
     const want = asInputs(inputs);
     const api = getApi();
     const projectId = await resolveProjectId(want.projectId);
@@ -395,15 +398,17 @@ export class VpcPeering extends pulumi.dynamic.Resource {
   declare readonly errorMessage: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: VpcPeeringArgs, opts?: pulumi.CustomResourceOptions) {
+    const { opts: rest, importId } = takeImport(opts);
     const props: Record<string, unknown> = { ...args };
-    props[TIMEOUTS_INPUT] = timeoutsInput(opts?.customTimeouts);
+    if (importId !== undefined) props[IMPORT_INPUT] = importId;
+    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
     for (const out of OUTPUT_NAMES) if (!(out in props)) props[out] = undefined;
     // Two peerings to one peer at once make no sense: replacements delete the old one first.
     super(
       lazyProvider("vpc-peering"),
       name,
       props,
-      { ...opts, deleteBeforeReplace: true },
+      { ...rest, deleteBeforeReplace: true },
       "mdb",
       "VpcPeering",
     );

@@ -15,6 +15,7 @@ import { WaitError, formatDuration, waitFor } from "../wait";
 import { checkInputs } from "./check";
 import { withoutUndefined } from "./clean";
 import { DiffRule, diffByRules } from "./diff";
+import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { autoName } from "./naming";
 import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
@@ -266,6 +267,8 @@ export const impl = {
   },
 
   async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+    const adopted = await adoptIfImported(impl, "VPC", inputs);
+    if (adopted) return adopted;
     const want = asInputs(inputs);
     const api = getApi();
     const projectId = await resolveProjectId(want.projectId);
@@ -336,13 +339,18 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly regionCode: pulumi.Output<string>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
+    const { opts: rest, importId } = takeImport(opts);
     const props: Record<string, unknown> = { ...args };
+    if (importId !== undefined) props[IMPORT_INPUT] = importId;
     if (args.name === undefined) {
       props.name = autoName(name);
       props.__autoNamed = true;
     }
-    props[TIMEOUTS_INPUT] = timeoutsInput(opts?.customTimeouts);
-    for (const out of ["vpcId", "projectId"]) if (!(out in props)) props[out] = undefined;
-    super(lazyProvider("vpc"), name, props, opts, "mdb", "Vpc");
+    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
+    if (!("projectId" in props)) props.projectId = undefined;
+    super(lazyProvider("vpc"), name, props, rest, "mdb", "Vpc");
+    // The VPC id never changes in place. Taken from the resource id, it stays known while a
+    // rename is previewed, so services and peerings in the VPC do not show a spurious change.
+    this.vpcId = this.id;
   }
 }

@@ -121,7 +121,7 @@ describe("create", () => {
       paused: true,
       status: "PAUSED",
     });
-    expect(emu.emulator.verifyPassword?.(state.id, PASSWORD) ?? true).toBe(true);
+    expect(emu.emulator.model.verifyPassword(emu.credentials.projectId, state.id, PASSWORD)).toBe(true);
   });
 });
 
