@@ -1,11 +1,28 @@
-/** Jest configuration: ts-jest over the TypeScript sources, one project for all suites. */
+/**
+ * Jest configuration. Two projects: `fast` (unit, conformance, integration, policy: an
+ * emulator in-process over real HTTP) and `e2e` (the real Pulumi CLI on every example,
+ * with the package installed from its packed tarball; its global setup gets the CLI).
+ */
+const tsJest = { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] };
+
 module.exports = {
-  preset: "ts-jest",
-  testEnvironment: "node",
-  roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
+  projects: [
+    {
+      displayName: "fast",
+      testEnvironment: "node",
+      roots: ["<rootDir>/test"],
+      testMatch: ["**/*.test.ts"],
+      testPathIgnorePatterns: ["/node_modules/", "<rootDir>/test/e2e/"],
+      transform: tsJest,
+    },
+    {
+      displayName: "e2e",
+      testEnvironment: "node",
+      roots: ["<rootDir>/test/e2e"],
+      testMatch: ["**/*.test.ts"],
+      transform: tsJest,
+      globalSetup: "<rootDir>/test/e2e/setup.ts",
+    },
+  ],
   testTimeout: 60000,
-  transform: {
-    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
-  },
 };

@@ -9,7 +9,11 @@ const region = config.get("region") ?? "us-east-1";
 const isProd = environment === "PROD";
 
 const vpc = isProd
-  ? new mdb.Vpc("network", { name: `app-${pulumi.getStack()}`, cidr: config.require("vpcCidr"), regionCode: region })
+  ? new mdb.Vpc("network", {
+      name: `app-${pulumi.getStack()}`,
+      cidr: config.require("vpcCidr"),
+      regionCode: region,
+    })
   : undefined;
 
 const db = new mdb.Service(

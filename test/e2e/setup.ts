@@ -1,0 +1,50 @@
+/**
+ * Global setup of the end-to-end tests: gets the Pulumi CLI (scripts/ensure-pulumi, which
+ * fails with the reason when it cannot), packs this package with `npm pack` and installs
+ * the tarball, as a user would, into one dependency folder the example workspaces share.
+ * Hands the results to the test files through environment variables.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+const root = path.resolve(__dirname, "../..");
+
+function sh(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+}
+
+export default async function setup(): Promise<void> {
+  const started = Date.now();
+  const bin = sh(path.join(root, "scripts/ensure-pulumi"), [], root).trim().split("\n").pop() as string;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-e2e-"));
+  const tarball = sh("npm", ["pack", "--silent", "--pack-destination", work], root)
+    .trim()
+    .split("\n")
+    .pop() as string;
+  const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  const version = (name: string) => lock.packages[`node_modules/${name}`].version as string;
+  const deps = path.join(work, "deps");
+  fs.mkdirSync(deps);
+  fs.writeFileSync(
+    path.join(deps, "package.json"),
+    JSON.stringify({
+      name: "mdb-e2e-deps",
+      private: true,
+      dependencies: {
+        "pulumi-managed-db": `file:${path.join(work, tarball)}`,
+        "@pulumi/pulumi": version("@pulumi/pulumi"),
+        typescript: version("typescript"),
+        "@types/node": version("@types/node"),
+      },
+    }),
+  );
+  sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], deps);
+  process.env.MDB_E2E_PULUMI_BIN = bin;
+  process.env.MDB_E2E_WORK = work;
+  process.env.MDB_E2E_NODE_MODULES = path.join(deps, "node_modules");
+  process.stderr.write(
+    `\ne2e setup: Pulumi CLI in ${bin}; package installed from ${tarball} (${Date.now() - started} ms)\n`,
+  );
+}
