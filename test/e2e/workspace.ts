@@ -209,6 +209,15 @@ export class Workspace {
     return new Map(parsed.steps.map((s) => [s.urn.split("::").pop() as string, s]));
   }
 
+  /**
+   * `pulumi preview --json`: how many resources (the stack included) each operation would
+   * touch, e.g. `{ same: 4 }`. The steps of unchanged resources are left out of the JSON.
+   */
+  async changeSummary(extra: string[] = []): Promise<Record<string, number>> {
+    const { stdout } = await this.pulumi(["preview", "--json", ...extra]);
+    return (JSON.parse(stdout) as { changeSummary: Record<string, number> }).changeSummary;
+  }
+
   /** `pulumi up --yes --skip-preview`. */
   up(extra: string[] = []): Promise<CommandResult> {
     return this.pulumi(["up", "--yes", "--skip-preview", ...extra]);
