@@ -16,11 +16,11 @@ import { withoutUndefined } from "./clean";
 import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
-import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
+import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
+import { registration } from "./register";
 import { type EndpointOutput } from "./service";
-import { autoName } from "./naming";
-import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
+import { PROJECT_INPUT, stateOf, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -526,7 +526,7 @@ export const impl = {
     return {
       id: replicaSetResourceId(ref.serviceId, record.id),
       props: stateOf(outs, props ?? {}),
-      inputs: inputsOf(outs, props?.projectId),
+      inputs: inputsOf(outs, props?.[PROJECT_INPUT]),
     };
   },
 
@@ -616,15 +616,7 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   declare readonly poolerEndpoint: pulumi.Output<EndpointOutput | undefined>;
 
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
-    const { opts: rest, importId } = takeImport(opts);
-    const props: Record<string, unknown> = { ...args };
-    if (importId !== undefined) props[IMPORT_INPUT] = importId;
-    if (args.name === undefined) {
-      props.name = autoName(name);
-      props.__autoNamed = true;
-    }
-    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
-    for (const out of OUTPUT_NAMES) if (!(out in props)) props[out] = undefined;
+    const { props, opts: rest } = registration(name, args, opts, { outputs: OUTPUT_NAMES, autoName: true });
     super(lazyProvider("read-replica-set"), name, props, rest, "mdb", "ReadReplicaSet");
   }
 }

@@ -14,10 +14,10 @@ import { checkInputs } from "./check";
 import { DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
-import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
+import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
-import { autoName } from "./naming";
-import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
+import { registration } from "./register";
+import { PROJECT_INPUT, stateOf, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -635,7 +635,7 @@ export const impl = {
     return {
       id: record.service_id,
       props: stateOf(outs, props ?? {}),
-      inputs: inputsOf(outs, props?.projectId ?? undefined),
+      inputs: inputsOf(outs, props?.[PROJECT_INPUT]),
     };
   },
 
@@ -771,15 +771,7 @@ export class Service extends pulumi.dynamic.Resource {
   declare readonly initialPassword: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
-    const { opts: rest, importId } = takeImport(opts);
-    const props: Record<string, unknown> = { ...args };
-    if (importId !== undefined) props[IMPORT_INPUT] = importId;
-    if (args.name === undefined) {
-      props.name = autoName(name);
-      props.__autoNamed = true;
-    }
-    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
-    for (const out of OUTPUT_NAMES) if (!(out in props)) props[out] = undefined;
+    const { props, opts: rest } = registration(name, args, opts, { outputs: OUTPUT_NAMES, autoName: true });
     super(
       lazyProvider("service"),
       name,

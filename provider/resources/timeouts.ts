@@ -56,11 +56,20 @@ export function timeoutsInput(custom?: {
   return out;
 }
 
+/** Hidden output: the `projectId` input as the program gave it (absent when it gave none). */
+export const PROJECT_INPUT = "__projectIdInput";
+
 /**
- * The state to report for outputs `outs`: without undefined members, and with the hidden
- * timeouts input of `carrier` copied in, because delete receives only the outputs and the
- * limit set with `customTimeouts.delete` must travel there.
+ * The state to report for outputs `outs`, without undefined members. Carries what later
+ * calls see only through the outputs: the timeouts input (delete gets only the outputs, and
+ * `customTimeouts.delete` must travel there), and whether the program named the project, so
+ * a refresh can give back the program's inputs without a project it never set.
  */
 export function stateOf(outs: object, carrier: Record<string, unknown>): Record<string, unknown> {
-  return withoutUndefined({ ...outs, [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT] }) as Record<string, unknown>;
+  const projectInput = PROJECT_INPUT in carrier ? carrier[PROJECT_INPUT] : carrier.projectId;
+  return withoutUndefined({
+    ...outs,
+    [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT],
+    [PROJECT_INPUT]: projectInput,
+  }) as Record<string, unknown>;
 }

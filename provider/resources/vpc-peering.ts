@@ -15,9 +15,10 @@ import { withoutUndefined } from "./clean";
 import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
 import { waitUntilGone } from "./gone";
-import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
+import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
-import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
+import { registration } from "./register";
+import { PROJECT_INPUT, stateOf, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -316,7 +317,7 @@ export const impl = {
     return {
       id: peeringResourceId(ref.vpcId, record.id),
       props: stateOf(outs, props ?? {}),
-      inputs: inputsOf(outs, props?.projectId),
+      inputs: inputsOf(outs, props?.[PROJECT_INPUT]),
     };
   },
 
@@ -398,11 +399,7 @@ export class VpcPeering extends pulumi.dynamic.Resource {
   declare readonly errorMessage: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: VpcPeeringArgs, opts?: pulumi.CustomResourceOptions) {
-    const { opts: rest, importId } = takeImport(opts);
-    const props: Record<string, unknown> = { ...args };
-    if (importId !== undefined) props[IMPORT_INPUT] = importId;
-    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
-    for (const out of OUTPUT_NAMES) if (!(out in props)) props[out] = undefined;
+    const { props, opts: rest } = registration(name, args, opts, { outputs: OUTPUT_NAMES, autoName: false });
     // Two peerings to one peer at once make no sense: replacements delete the old one first.
     super(
       lazyProvider("vpc-peering"),

@@ -15,10 +15,10 @@ import { WaitError, formatDuration, waitFor } from "../wait";
 import { checkInputs } from "./check";
 import { withoutUndefined } from "./clean";
 import { DiffRule, diffByRules } from "./diff";
-import { IMPORT_INPUT, adoptIfImported, takeImport } from "./adopt";
+import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
-import { autoName } from "./naming";
-import { TIMEOUTS_INPUT, stateOf, timeoutsInput, timeoutsOf } from "./timeouts";
+import { registration } from "./register";
+import { PROJECT_INPUT, stateOf, timeoutsOf } from "./timeouts";
 
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
@@ -289,7 +289,11 @@ export const impl = {
       throw error;
     }
     const outs = vpcOutputs(record, projectId);
-    return { id: record.id, props: stateOf(outs, props ?? {}), inputs: inputsOf(outs, props?.projectId) };
+    return {
+      id: record.id,
+      props: stateOf(outs, props ?? {}),
+      inputs: inputsOf(outs, props?.[PROJECT_INPUT]),
+    };
   },
 
   async update(
@@ -339,15 +343,7 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly regionCode: pulumi.Output<string>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    const { opts: rest, importId } = takeImport(opts);
-    const props: Record<string, unknown> = { ...args };
-    if (importId !== undefined) props[IMPORT_INPUT] = importId;
-    if (args.name === undefined) {
-      props.name = autoName(name);
-      props.__autoNamed = true;
-    }
-    props[TIMEOUTS_INPUT] = timeoutsInput(rest?.customTimeouts);
-    if (!("projectId" in props)) props.projectId = undefined;
+    const { props, opts: rest } = registration(name, args, opts, { outputs: ["projectId"], autoName: true });
     super(lazyProvider("vpc"), name, props, rest, "mdb", "Vpc");
     // The VPC id never changes in place. Taken from the resource id, it stays known while a
     // rename is previewed, so services and peerings in the VPC do not show a spurious change.

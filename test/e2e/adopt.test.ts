@@ -145,6 +145,10 @@ test("an out-of-band rename of the adopted VPC shows as drift in refresh, and up
   );
   expect(refresh.stdout).not.toMatch(/~ pulumi-nodejs:dynamic\/mdb:Service/);
   expect(operations(await ws.preview())).toEqual({ network: "update" });
+  // The refreshed inputs are the program's: only the name differs, no project it never set.
+  const diff = (await ws.pulumi(["preview", "--diff"])).stdout;
+  expect(diff).toMatch(/~ name\s*: "renamed-out-of-band" => "legacy-vpc"/);
+  expect(diff).not.toContain("projectId");
   await emulator.clearCalls();
   await ws.up();
   expect(await emulator.calls()).toEqual(["POST /vpcs/{id}/rename"]);
