@@ -1,7 +1,7 @@
 /**
  * The log of API requests the emulator received, for tests that check what a client sent
- * (`GET /_emulator/requests`): method, path, status answered (0 when the connection was dropped)
- * and arrival time. Faulted requests are in it; admin requests are not.
+ * (`GET /_emulator/requests`): method, path, status answered (0 when the connection was dropped),
+ * arrival time and User-Agent. Faulted requests are in it; admin requests are not.
  */
 import type { FastifyInstance } from "fastify";
 import { ADMIN_PREFIX } from "./defaults";
@@ -17,6 +17,8 @@ export interface LoggedRequest {
   status: number;
   /** Arrival time, ISO 8601. */
   at: string;
+  /** The client's User-Agent header, when it sent one. */
+  userAgent?: string;
 }
 
 /** Oldest entries are dropped past this many, so a long-running emulator does not grow without bound. */
@@ -65,6 +67,7 @@ export function registerRequestLog(
         path,
         status: answered ? reply.raw.statusCode : 0,
         at: new Date(started).toISOString(),
+        userAgent: request.headers["user-agent"],
       };
       log.add(entry);
       onEntry?.({ ...entry, ms: Date.now() - started });

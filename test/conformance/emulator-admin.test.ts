@@ -41,6 +41,7 @@ describe("fault rules", () => {
       path: servicesPath(),
       status: 500,
       at: expect.any(String),
+      userAgent: "node",
     });
     // The rule is used up: the next create succeeds.
     expect((await emu.api("POST", `${p}/services`, { name: "second" })).status).toBe(202);
@@ -79,7 +80,13 @@ describe("fault rules", () => {
     await expect(emu.api("POST", `${p}/vpcs`, VPC)).rejects.toThrow();
     expect(await vpcNames()).toEqual([]);
     expect((await emu.requests()).filter((r) => r.method === "POST")).toEqual([
-      { method: "POST", path: `/public/api/v1${p}/vpcs`, status: 0, at: expect.any(String) },
+      {
+        method: "POST",
+        path: `/public/api/v1${p}/vpcs`,
+        status: 0,
+        at: expect.any(String),
+        userAgent: "node",
+      },
     ]);
   });
 

@@ -813,6 +813,13 @@ describe("endpoint rules", () => {
     expect(info.apiKey.project.id).toBe(projectId);
     expect((await emu.requests()).map((r) => r.path)).toEqual(["/public/api/v1/auth/info"]);
   });
+
+  it("names the package and its version in the User-Agent", async () => {
+    await newClient().getAuthInfo();
+    const { version } = require("../../package.json") as { version: string };
+    const [entry] = await emu.requests();
+    expect(entry.userAgent).toBe(`pulumi-managed-db/${version} (node ${process.version})`);
+  });
 });
 
 describe("coverage", () => {
