@@ -3,7 +3,7 @@
  * the API; none is faulted or written to the request log. Bodies are JSON; errors are
  * `{code, message}` like the API's.
  *
- *   GET    /_emulator/requests     200 [{method, path, status, at}]: API requests received, in order
+ *   GET    /_emulator/requests     200 [{method, path, status, at, userAgent}]: API requests received, in order
  *                                  of completion, faulted ones included (status 0 = dropped)
  *   DELETE /_emulator/requests     204: empties the request log
  *   POST   /_emulator/reset        204: drops every record, empties the log, removes every fault
