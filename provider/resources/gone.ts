@@ -7,6 +7,21 @@ import { MdbApiError } from "../client/errors";
 import { progress } from "../runtime";
 import { waitFor } from "../wait";
 
+/** True when `error` is the API's 404: the resource does not exist (any more). */
+export function isGone(error: unknown): boolean {
+  return error instanceof MdbApiError && error.isNotFound;
+}
+
+/** Resolves to what `request` answers, or to undefined when the API answers 404. */
+export async function unlessGone<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (error) {
+    if (isGone(error)) return undefined;
+    throw error;
+  }
+}
+
 /**
  * Polls `look` until the resource is gone: `look` answers 404 (throws an {@link MdbApiError}
  * whose `isNotFound` is true) or returns `undefined` (for resources found in a list, which
@@ -19,14 +34,10 @@ export async function waitUntilGone(
 ): Promise<void> {
   await waitFor(
     async () => {
-      try {
-        const record = (await look()) as { status?: string } | undefined;
-        if (record === undefined) return { gone: true, state: "gone" };
-        return { gone: false, state: record?.status ?? "present" };
-      } catch (error) {
-        if (error instanceof MdbApiError && error.isNotFound) return { gone: true, state: "gone" };
-        throw error;
-      }
+      const record = (await unlessGone(look())) as { status?: string } | undefined;
+      return record === undefined
+        ? { gone: true, state: "gone" }
+        : { gone: false, state: record.status ?? "present" };
     },
     (v) => (v.gone ? { done: true } : { done: false, state: v.state }),
     { what, timeoutMs, onProgress: progress },

@@ -15,7 +15,7 @@ import { checkInputs } from "./check";
 import { withoutUndefined } from "./clean";
 import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
-import { waitUntilGone } from "./gone";
+import { isGone, unlessGone, waitUntilGone } from "./gone";
 import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { registration } from "./register";
@@ -205,12 +205,8 @@ async function findReplicaSet(
   serviceId: string,
   replicaSetId: string,
 ): Promise<ReplicaSetRecord | undefined> {
-  try {
-    return (await api.listReplicaSets(projectId, serviceId)).find((r) => r.id === replicaSetId);
-  } catch (error) {
-    if (error instanceof MdbApiError && error.isNotFound) return undefined;
-    throw error;
-  }
+  const sets = await unlessGone(api.listReplicaSets(projectId, serviceId));
+  return sets?.find((r) => r.id === replicaSetId);
 }
 
 /** Like {@link findReplicaSet}, but a set that is gone is an error. */
@@ -569,7 +565,7 @@ export const impl = {
     try {
       await api.deleteReplicaSet(projectId, ref.serviceId, ref.replicaSetId);
     } catch (error) {
-      if (error instanceof MdbApiError && error.isNotFound) return;
+      if (isGone(error)) return;
       throw error;
     }
     await waitUntilGone(

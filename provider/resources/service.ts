@@ -13,7 +13,7 @@ import { waitFor, PollVerdict } from "../wait";
 import { checkInputs } from "./check";
 import { DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
-import { waitUntilGone } from "./gone";
+import { isGone, unlessGone, waitUntilGone } from "./gone";
 import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { registration } from "./register";
@@ -619,13 +619,8 @@ export const impl = {
     const [projectPart, servicePart] = id.includes("/") ? id.split("/", 2) : [undefined, id];
     const api = getApi();
     const projectId = await resolveProjectId(projectPart ?? (old.projectId as string | undefined));
-    let record: ServiceRecord;
-    try {
-      record = await api.getService(projectId, servicePart);
-    } catch (error) {
-      if (error instanceof MdbApiError && error.isNotFound) return {};
-      throw error;
-    }
+    const record = await unlessGone(api.getService(projectId, servicePart));
+    if (!record) return {};
     if (record.status === "DELETED") return {};
     const outs = serviceOutputs(record, {
       password: old.password,
@@ -676,7 +671,7 @@ export const impl = {
     try {
       await api.deleteService(projectId, id);
     } catch (error) {
-      if (error instanceof MdbApiError && error.isNotFound) return;
+      if (isGone(error)) return;
       throw error;
     }
     await waitUntilGone(

@@ -14,7 +14,7 @@ import { checkInputs } from "./check";
 import { withoutUndefined } from "./clean";
 import { DetailedDiffResult, DiffRule, diffByRules } from "./diff";
 import { withPartialState } from "./failure";
-import { waitUntilGone } from "./gone";
+import { isGone, unlessGone, waitUntilGone } from "./gone";
 import { adoptIfImported } from "./adopt";
 import { lazyProvider } from "./lazy";
 import { registration } from "./register";
@@ -306,13 +306,8 @@ export const impl = {
     const ref = parsePeeringId(id, props?.vpcId as string | undefined);
     const api = getApi();
     const projectId = await resolveProjectId(ref.projectId ?? (props?.projectId as string | undefined));
-    let record: PeeringRecord;
-    try {
-      record = await api.getPeering(projectId, ref.vpcId, ref.peeringId);
-    } catch (error) {
-      if (error instanceof MdbApiError && error.isNotFound) return {};
-      throw error;
-    }
+    const record = await unlessGone(api.getPeering(projectId, ref.vpcId, ref.peeringId));
+    if (!record) return {};
     const outs = peeringOutputs(record, ref.vpcId, projectId);
     return {
       id: peeringResourceId(ref.vpcId, record.id),
@@ -357,7 +352,7 @@ export const impl = {
     try {
       await api.deletePeering(projectId, ref.vpcId, ref.peeringId);
     } catch (error) {
-      if (error instanceof MdbApiError && error.isNotFound) return;
+      if (isGone(error)) return;
       throw error;
     }
     await waitUntilGone(

@@ -16,6 +16,7 @@ import { checkInputs } from "./check";
 import { withoutUndefined } from "./clean";
 import { DiffRule, diffByRules } from "./diff";
 import { adoptIfImported } from "./adopt";
+import { isGone, unlessGone } from "./gone";
 import { lazyProvider } from "./lazy";
 import { registration } from "./register";
 import { PROJECT_INPUT, stateOf, timeoutsOf } from "./timeouts";
@@ -217,7 +218,7 @@ async function deleteWhenUnused(api: MdbApi, projectId: string, vpcId: string, t
           await api.deleteVpc(projectId, vpcId);
           return { deleted: true, why: "" };
         } catch (error) {
-          if (error instanceof MdbApiError && error.isNotFound) return { deleted: true, why: "" };
+          if (isGone(error)) return { deleted: true, why: "" };
           if (error instanceof MdbApiError && error.isConflict) {
             refusal = error;
             return { deleted: false, why: error.apiMessage };
@@ -281,13 +282,8 @@ export const impl = {
     const ref = parseVpcId(id);
     const api = getApi();
     const projectId = await resolveProjectId(ref.projectId ?? (props?.projectId as string | undefined));
-    let record: VpcRecord;
-    try {
-      record = await api.getVpc(projectId, ref.vpcId);
-    } catch (error) {
-      if (error instanceof MdbApiError && error.isNotFound) return {};
-      throw error;
-    }
+    const record = await unlessGone(api.getVpc(projectId, ref.vpcId));
+    if (!record) return {};
     const outs = vpcOutputs(record, projectId);
     return {
       id: record.id,
