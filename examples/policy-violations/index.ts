@@ -4,7 +4,7 @@
 import * as mdb from "pulumi-managed-db";
 
 // mdb-prod-service-ha, mdb-prod-service-vpc, mdb-prod-service-protected:
-// a PROD service with no HA replica, no VPC and no `protect` option.
+// a PROD service with no HA replica, no VPC, and neither `deletionProtection` nor `protect`.
 const orders = new mdb.Service("orders-db", {
   name: "orders-db",
   serviceType: "POSTGRES",

@@ -1,7 +1,15 @@
 // Guardrails for production services: HA replica, private networking, protection from deletion.
 
 import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
-import { describe, readEnvironment, readNumber, readString, ResourceTypes, UNKNOWN } from "../resources";
+import {
+  describe,
+  readEnvironment,
+  readNumber,
+  readProp,
+  readString,
+  ResourceTypes,
+  UNKNOWN,
+} from "../resources";
 
 /** True when the resource is a Service whose environment is known to be PROD. */
 function isProdService(args: ResourceValidationArgs): boolean {
@@ -52,19 +60,28 @@ export const prodServiceVpc: ResourceValidationPolicy = {
   },
 };
 
-/** `mdb-prod-service-protected`: a PROD service has the `protect` resource option. */
+/**
+ * `mdb-prod-service-protected`: a PROD service cannot be deleted by accident: it has the
+ * `protect` resource option or the provider's own `deletionProtection` input (unknown during a
+ * preview counts as set, so only a known `false` or a missing value is reported).
+ */
 export const prodServiceProtected: ResourceValidationPolicy = {
   name: "mdb-prod-service-protected",
   description:
-    "Production services (environment PROD) are protected from deletion (protect resource option).",
+    "Production services (environment PROD) are protected from deletion (deletionProtection input or protect option).",
   enforcementLevel: "mandatory",
   severity: "high",
   validateResource: (args, reportViolation) => {
     if (!isProdService(args) || args.opts.protect) {
       return;
     }
+    const deletionProtection = readProp(args.props, "deletionProtection");
+    if (deletionProtection === UNKNOWN || deletionProtection === true) {
+      return;
+    }
     reportViolation(
-      `${describe(args)} is PROD but protect is false; pass the resource option { protect: true }.`,
+      `${describe(args)} is PROD but protect is false and deletionProtection is off; ` +
+        "set deletionProtection: true or pass the resource option { protect: true }.",
     );
   },
 };

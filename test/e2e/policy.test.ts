@@ -44,7 +44,11 @@ function violationsOf(result: CommandResult): Violation[] {
 const EXPECTED: Array<[policy: string, resource: RegExp, message: RegExp]> = [
   ["mdb-prod-service-ha", /^orders-db$/, /^Service "orders-db" is PROD but replicaCount is 0;/],
   ["mdb-prod-service-vpc", /^orders-db$/, /^Service "orders-db" is PROD but vpcId is not set;/],
-  ["mdb-prod-service-protected", /^orders-db$/, /^Service "orders-db" is PROD but protect is false;/],
+  [
+    "mdb-prod-service-protected",
+    /^orders-db$/,
+    /^Service "orders-db" is PROD but protect is false and deletionProtection is off;/,
+  ],
   [
     "mdb-prod-replica-set-environment",
     /^orders-reads$/,

@@ -102,7 +102,20 @@ describe("mdb-prod-service-protected", () => {
   it("reports an unprotected PROD service", async () => {
     const args = resourceArgs(T.Service, "orders-db", prodService, { protect: false });
     expect(await runResourcePolicy(prodServiceProtected, args)).toEqual([
-      'Service "orders-db" is PROD but protect is false; pass the resource option { protect: true }.',
+      'Service "orders-db" is PROD but protect is false and deletionProtection is off; ' +
+        "set deletionProtection: true or pass the resource option { protect: true }.",
+    ]);
+  });
+
+  it("accepts a PROD service with deletionProtection instead of protect", async () => {
+    const args = resourceArgs(T.Service, "orders-db", { ...prodService, deletionProtection: true });
+    expect(await runResourcePolicy(prodServiceProtected, args)).toEqual([]);
+  });
+
+  it("reports a PROD service whose deletionProtection is false", async () => {
+    const args = resourceArgs(T.Service, "orders-db", { ...prodService, deletionProtection: false });
+    expect(await runResourcePolicy(prodServiceProtected, args)).toEqual([
+      expect.stringContaining("deletionProtection is off; set deletionProtection: true"),
     ]);
   });
 
