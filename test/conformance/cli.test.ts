@@ -30,12 +30,9 @@ function newestSource(dir: string): number {
   }, 0);
 }
 
-/** Compiles the emulator (and the schemas it imports) into dist/ when the build is missing or stale. */
+/** Compiles the emulator (and the API contract it stands on) into dist/ when the build is missing or stale. */
 function ensureBuilt(): void {
-  const sources = Math.max(
-    newestSource(join(ROOT, "emulator")),
-    statSync(join(ROOT, "provider/client/schemas.ts")).mtimeMs,
-  );
+  const sources = Math.max(newestSource(join(ROOT, "emulator")), newestSource(join(ROOT, "api")));
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= sources) return;
   // Only the emulator's own import graph, so work in progress elsewhere in the tree cannot break it.
   const dir = mkdtempSync(join(tmpdir(), "mdb-cli-build-"));
