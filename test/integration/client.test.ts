@@ -9,6 +9,7 @@
  */
 import * as net from "node:net";
 import * as util from "node:util";
+import { OPERATION_IDS } from "../../api/operations";
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError, MdbRequestError } from "../../provider/client/errors";
 import type { HttpClientOptions } from "../../provider/client/http";
@@ -828,6 +829,8 @@ describe("coverage", () => {
     const methods = Object.getOwnPropertyNames(MdbApi.prototype).filter((name) => !helpers.has(name));
     expect(OPERATIONS).toHaveLength(34);
     expect([...methods].sort()).toEqual([...OPERATIONS].sort());
+    // The client's method names are the ids of the operations table that drives it.
+    expect([...OPERATION_IDS].sort()).toEqual([...OPERATIONS].sort());
     expect(OPERATIONS.filter((op) => !exercised.has(op))).toEqual([]);
   });
 });
