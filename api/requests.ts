@@ -49,7 +49,8 @@ const properties = z.record(z.string(), z.unknown());
 /** Body of create service; only `name` is required (docs/api.md#requests). */
 export const CreateServiceRequestSchema = z.strictObject({
   name: nameInput,
-  addons: z.array(z.enum(ADDONS)).max(1, "at most one add-on").optional(),
+  // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
+  addons: z.array(z.enum(ADDONS)).optional(),
   region_code: idInput.optional(),
   replica_count: wholeNumber(HA_REPLICAS, false).optional(),
   cpu_millis: wholeNumber(CPU_MILLIS, true).optional(),

@@ -259,7 +259,7 @@ export class ServiceModel {
   }
 }
 
-/** No add-on means POSTGRES, `time-series` TIMESERIESDB, `ai` VECTOR. */
+/** `time-series` (with or without `ai`) means TIMESERIESDB, `ai` alone VECTOR, none POSTGRES. */
 function serviceTypeOf(addons: readonly Addon[] | undefined): ServiceType {
   if (addons?.includes("time-series")) return "TIMESERIESDB";
   if (addons?.includes("ai")) return "VECTOR";
