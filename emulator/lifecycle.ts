@@ -142,14 +142,9 @@ export function checkServiceAction(service: ServiceData, action: ServiceAction):
   );
 }
 
-/** Create or fork: QUEUED, then CONFIGURING, then READY with `onReady` (the endpoint). */
-export function beginProvisioning(
-  service: ServiceData,
-  now: number,
-  ms: number,
-  onReady: ServicePatch,
-): void {
-  schedule(service, now, ms, "QUEUED", [{ status: "CONFIGURING" }, { status: "READY", patch: onReady }]);
+/** Create or fork: QUEUED, then CONFIGURING, then READY. */
+export function beginProvisioning(service: ServiceData, now: number, ms: number): void {
+  schedule(service, now, ms, "QUEUED", [{ status: "CONFIGURING" }, { status: "READY" }]);
 }
 
 /** Resize, setHA, attach, detach: CONFIGURING, then READY with `onReady` (the change takes effect). */
@@ -221,14 +216,9 @@ export function checkReplicaSetAction(replicaSet: ReplicaSetData, action: Replic
   );
 }
 
-/** Create: creating, then active with `onActive` (the endpoint). */
-export function beginReplicaSetCreation(
-  replicaSet: ReplicaSetData,
-  now: number,
-  ms: number,
-  onActive: ReplicaSetPatch,
-): void {
-  schedule(replicaSet, now, ms, "creating", [{ status: "active", patch: onActive }]);
+/** Create: creating, then active. */
+export function beginReplicaSetCreation(replicaSet: ReplicaSetData, now: number, ms: number): void {
+  schedule(replicaSet, now, ms, "creating", [{ status: "active" }]);
 }
 
 /** Resize: resizing, then active with the new sizes. */

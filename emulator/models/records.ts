@@ -25,7 +25,10 @@ export interface NewService {
   forkedFrom: ServiceData["forked_from"];
 }
 
-/** A new service, QUEUED with no pending steps, and its initial password (kept only hashed). */
+/**
+ * A new service, QUEUED with no pending steps, and its initial password (kept only hashed). Its
+ * endpoint is known from the start: clients save connection details from the first answer.
+ */
 export function newService(fields: NewService): { service: ServiceData; password: string } {
   const password = newPassword();
   const service: ServiceData = {
@@ -49,6 +52,7 @@ export function newService(fields: NewService): { service: ServiceData; password
     read_replica_sets: [],
     steps: [],
   };
+  service.endpoint = serviceEndpoint(service);
   return { service, password };
 }
 

@@ -33,7 +33,7 @@ export class ReplicaSetModel {
     return this.state.service(projectId, serviceId).read_replica_sets.map(replicaSetView);
   }
 
-  /** Creates a replica set of a READY service: creating, then active with an endpoint. */
+  /** Creates a replica set of a READY service, its endpoint known at once: creating, then active. */
   createReplicaSet(projectId: string, serviceId: string, body: CreateReplicaSetRequest): ReadReplicaSet {
     const service = this.state.service(projectId, serviceId);
     checkServiceAction(service, "createReplicaSet");
@@ -50,9 +50,8 @@ export class ReplicaSetModel {
       error_message: null,
       steps: [],
     };
-    beginReplicaSetCreation(replicaSet, this.state.now(), this.state.transitionMs, {
-      endpoint: { host: replicaSetHost(service, replicaSet), port: DATABASE_PORT },
-    });
+    replicaSet.endpoint = { host: replicaSetHost(service, replicaSet), port: DATABASE_PORT };
+    beginReplicaSetCreation(replicaSet, this.state.now(), this.state.transitionMs);
     service.read_replica_sets.push(replicaSet);
     this.state.commit();
     return replicaSetView(replicaSet);

@@ -30,9 +30,8 @@ import {
   beginServiceDeletion,
   checkServiceAction,
 } from "../lifecycle";
-import type { ServiceData } from "../store";
 import { serviceView } from "../views";
-import { checkPassword, hashPassword, newService, resource, serviceEndpoint, serviceHost } from "./records";
+import { checkPassword, hashPassword, newService, resource, serviceHost } from "./records";
 import type { State } from "./state";
 
 /** The service operations of the emulated service. */
@@ -60,7 +59,7 @@ export class ServiceModel {
       replicaCount: body.replica_count ?? 0,
       forkedFrom: null,
     });
-    this.provision(service, now);
+    beginProvisioning(service, now, this.state.transitionMs);
     project.services.push(service);
     this.state.commit();
     return serviceView(service, password);
@@ -201,7 +200,7 @@ export class ServiceModel {
       replicaCount: 0,
       forkedFrom: { project_id: projectId, service_id: source.service_id, is_standby: false },
     });
-    this.provision(fork, now);
+    beginProvisioning(fork, now, this.state.transitionMs);
     project.services.push(fork);
     this.state.commit();
     return serviceView(fork, password);
@@ -249,13 +248,6 @@ export class ServiceModel {
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, { vpcEndpoint: null });
     this.state.commit();
     return `service ${serviceId} is being detached from VPC ${vpcId}`;
-  }
-
-  /** Starts the lifecycle of a new service: QUEUED, CONFIGURING, then READY with its endpoint. */
-  private provision(service: ServiceData, now: number): void {
-    beginProvisioning(service, now, this.state.transitionMs, {
-      endpoint: serviceEndpoint(service),
-    });
   }
 }
 

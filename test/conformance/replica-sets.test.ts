@@ -51,17 +51,18 @@ async function createActiveSet(body: Record<string, unknown> = {}): Promise<Read
 }
 
 describe("Create a Read Replica Set", () => {
-  it("202 with the record, creating, then active with an endpoint; the service lists it", async () => {
+  it("202 with the record and its endpoint, creating, then active; the service lists it", async () => {
     const response = await emu.withTransitionMs(() => emu.api("POST", sets, VALID));
     expect(response.status).toBe(202);
     const created = ReplicaSetSchema.parse(response.body);
     expect(created).toMatchObject({ ...VALID, status: "creating", metadata: { environment: "DEV" } });
     expect(created.id).toMatch(/^rrs-[a-z0-9]{8}$/);
-    expect(created.endpoint).toBeUndefined();
+    const endpoint = { host: expect.stringContaining(created.id), port: 5432 };
+    expect(created.endpoint).toEqual(endpoint);
     expect((await getSet(created.id))?.status).toBe("creating");
 
     const active = await waitForSet(created.id, "active");
-    expect(active?.endpoint).toEqual({ host: expect.stringContaining(created.id), port: 5432 });
+    expect(active?.endpoint).toEqual(endpoint);
     const owner = ServiceSchema.parse(
       (await emu.api("GET", `${emu.projectPath}/services/${service.service_id}`)).body,
     );

@@ -22,7 +22,7 @@ afterAll(() => emu.close());
 const { path, getService, waitForStatus, createReadyService, createQueuedService } = serviceCalls(() => emu);
 
 describe("Create a Service", () => {
-  it("202 with the Service and its initial password; QUEUED, then CONFIGURING, then READY with an endpoint", async () => {
+  it("202 with the Service, its initial password and its endpoint; QUEUED, then CONFIGURING, then READY", async () => {
     const response = await emu.withTransitionMs(() =>
       emu.api("POST", `${p}/services`, {
         name: "metrics",
@@ -50,7 +50,8 @@ describe("Create a Service", () => {
     expect(created.service_id).toMatch(/^[a-z0-9]{10}$/);
     expect(created.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
     expect(created.initial_password).toEqual(expect.stringMatching(/.{12,}/));
-    expect(created.endpoint).toBeUndefined();
+    const endpoint = { host: `${created.service_id}.${created.project_id}.db.mdb.local`, port: 5432 };
+    expect(created.endpoint).toEqual(endpoint);
     expect(Date.parse(created.created!)).toBeGreaterThan(Date.now() - 60_000);
 
     const seen = new Set<string>();
@@ -65,10 +66,7 @@ describe("Create a Service", () => {
     );
     expect(seen).toContain("CONFIGURING");
     expect([...seen].every((s) => ["QUEUED", "CONFIGURING", "READY"].includes(s))).toBe(true);
-    expect(ready.endpoint).toEqual({
-      host: `${created.service_id}.${created.project_id}.db.mdb.local`,
-      port: 5432,
-    });
+    expect(ready.endpoint).toEqual(endpoint);
     expect(ready.initial_password).toBeUndefined();
   });
 
