@@ -124,7 +124,15 @@ function recordSchemas(read: Reading) {
       .object({ id: z.string().optional(), name: z.string().optional(), email: z.string().optional() })
       .optional(),
   });
-  const AuthInfo = read.object({ type: z.string(), apiKey: ApiKey });
+  // `api_key` is the key's current name, `apiKey` its deprecated alias: either is read, and the
+  // parsed value always has `apiKey`, so readers of the old name keep working.
+  const AuthInfo = read
+    .object({ type: z.string(), api_key: ApiKey.optional(), apiKey: ApiKey.optional() })
+    .refine((info) => info.api_key !== undefined || info.apiKey !== undefined, {
+      message: "has neither api_key nor apiKey",
+      path: ["api_key"],
+    })
+    .transform((info) => ({ ...info, apiKey: (info.apiKey ?? info.api_key)! }));
   return {
     Endpoint,
     Metadata,
@@ -223,7 +231,7 @@ export type AnalyticsResult = z.output<typeof AnalyticsResultSchema>;
 export const ErrorBodySchema = LENIENT_RECORDS.ErrorBody;
 /** Body of every error answer. */
 export type ErrorBody = z.output<typeof ErrorBodySchema>;
-/** Answer of `GET /auth/info`: who the credentials belong to. */
+/** Answer of `GET /auth/info`: who the credentials belong to, as `api_key` or `apiKey` or both. */
 export const AuthInfoSchema = LENIENT_RECORDS.AuthInfo;
-/** Answer of `GET /auth/info`. */
+/** Answer of `GET /auth/info`, read: `apiKey` always set (from `api_key` when only that came). */
 export type AuthInfo = z.output<typeof AuthInfoSchema>;

@@ -77,16 +77,17 @@ export function handlers({ model, credentials, startedAt }: RouteContext): Handl
   };
 }
 
-/** Auth info of the one accepted key (docs/api.md#auth-info); never the secret. */
+/**
+ * Auth info of the one accepted key (docs/api.md#auth-info), never the secret: under `api_key`,
+ * the current name, and `apiKey`, its deprecated alias, for clients of either.
+ */
 function authInfo({ credentials, startedAt }: Omit<RouteContext, "model">): AuthInfo {
-  return {
-    type: "apiKey",
-    apiKey: {
-      public_key: credentials.publicKey,
-      name: "mdb-emulator key",
-      created: startedAt,
-      project: { id: credentials.projectId, name: credentials.projectId, plan_type: "FREE" },
-      issuing_user: { id: "user-emulator", name: "Emulator User", email: "emulator@mdb.local" },
-    },
+  const key = {
+    public_key: credentials.publicKey,
+    name: "mdb-emulator key",
+    created: startedAt,
+    project: { id: credentials.projectId, name: credentials.projectId, plan_type: "FREE" },
+    issuing_user: { id: "user-emulator", name: "Emulator User", email: "emulator@mdb.local" },
   };
+  return { type: "apiKey", api_key: key, apiKey: key };
 }

@@ -99,3 +99,19 @@ describe("connection details from the first answer", () => {
     expect(pooled.connection_pooler?.endpoint).toEqual({ host: active.endpoint?.host, port: 6432 });
   });
 });
+
+describe("auth info under both names", () => {
+  it("200 with the key as `api_key` (current name) and as `apiKey` (deprecated alias), the same object", async () => {
+    const response = await emu.api<Record<string, unknown>>("GET", "/auth/info");
+    expect(response.status).toBe(200);
+    const key = {
+      public_key: emu.credentials.publicKey,
+      name: expect.any(String),
+      created: expect.any(String),
+      project: { id: emu.credentials.projectId, name: expect.any(String), plan_type: expect.any(String) },
+      issuing_user: { id: expect.any(String), name: expect.any(String), email: expect.any(String) },
+    };
+    expect(response.body).toEqual({ type: "apiKey", api_key: key, apiKey: key });
+    expect(response.body.api_key).toEqual(response.body.apiKey);
+  });
+});

@@ -3,6 +3,7 @@
  * flow (each called at least once, see "coverage"), and the endpoint rules. Retries, ambiguous
  * creates, error details and redaction: client-failures.test.ts.
  */
+import * as http from "node:http";
 import { OPERATION_IDS } from "../../api/operations";
 import { MdbApi } from "../../provider/client/api";
 import type { VpcPeering } from "../../provider/client/schemas";
@@ -371,6 +372,54 @@ describe("endpoint rules", () => {
     const { version } = require("../../package.json") as { version: string };
     const [entry] = await emu.requests();
     expect(entry.userAgent).toBe(`pulumi-managed-db/${version} (node ${process.version})`);
+  });
+});
+
+describe("auth info under either name", () => {
+  /** A loopback server answering `GET /auth/info` with `body`, as another service version would. */
+  async function authInfoServer(body: unknown): Promise<http.Server> {
+    const server = http.createServer((request, response) => {
+      const known = request.method === "GET" && request.url === "/public/api/v1/auth/info";
+      response.writeHead(known ? 200 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify(known ? body : { code: "NOT_FOUND", message: "no route" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return server;
+  }
+
+  const key = { public_key: "pk-1", project: { id: "proj-1", name: "one" } };
+
+  it.each([
+    ["api_key only (the current name)", { type: "apiKey", api_key: key }],
+    ["apiKey only (the deprecated alias)", { type: "apiKey", apiKey: key }],
+    ["both", { type: "apiKey", api_key: key, apiKey: key }],
+  ])("reads %s, and gives it as apiKey", async (_what, body) => {
+    const server = await authInfoServer(body);
+    try {
+      const { port } = server.address() as { port: number };
+      const info = await newClient({ baseUrl: `http://127.0.0.1:${port}` }).getAuthInfo();
+      expect(info.apiKey).toEqual(key);
+      expect(info.apiKey.project.id).toBe("proj-1");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("fails as an unexpected answer when neither is there", async () => {
+    const server = await authInfoServer({ type: "apiKey" });
+    try {
+      const { port } = server.address() as { port: number };
+      const error = await apiFailure(newClient({ baseUrl: `http://127.0.0.1:${port}` }).getAuthInfo());
+      expect(error).toMatchObject({ status: 200, code: "UNEXPECTED_RESPONSE" });
+      expect(error.apiMessage).toContain("api_key");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("reads both from the emulator, the same key", async () => {
+    const info = await api.getAuthInfo();
+    expect(info.api_key).toEqual(info.apiKey);
   });
 });
 
