@@ -21,13 +21,13 @@ import {
 } from "./limits";
 
 /**
- * A whole number within `range`, as a JSON number, or also as a string of digits when `digits`.
- * Either way the parsed value is a number, and a bad value gets one message.
+ * A whole number within `range`, as a JSON number or as a string of digits (docs/api.md#numbers):
+ * the service takes both, and newer clients send strings. The parsed value is a number; a bad value
+ * gets one message, naming the rule.
  */
-function wholeNumber(range: WholeRange, digits: boolean) {
-  const rule = `must be ${describeRange(range)}${digits ? ", as a number or a string of digits" : ""}`;
-  const input = digits ? z.union([z.number(), z.string()], { error: rule }) : z.number({ error: rule });
-  return input.transform((value, ctx) => {
+function wholeNumber(range: WholeRange) {
+  const rule = `must be ${describeRange(range)}, as a number or a string of digits`;
+  return z.union([z.number(), z.string()], { error: rule }).transform((value, ctx) => {
     const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
     if (inRange(n, range)) return n;
     ctx.addIssue({ code: "custom", message: rule, input: value });
@@ -52,9 +52,9 @@ export const CreateServiceRequestSchema = z.strictObject({
   // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
   addons: z.array(z.enum(ADDONS)).optional(),
   region_code: idInput.optional(),
-  replica_count: wholeNumber(HA_REPLICAS, false).optional(),
-  cpu_millis: wholeNumber(CPU_MILLIS, true).optional(),
-  memory_gbs: wholeNumber(MEMORY_GBS, true).optional(),
+  replica_count: wholeNumber(HA_REPLICAS).optional(),
+  cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+  memory_gbs: wholeNumber(MEMORY_GBS).optional(),
   environment_tag: z.enum(ENVIRONMENTS).optional(),
 });
 /** Body of create service, after parsing. */
@@ -62,8 +62,8 @@ export type CreateServiceRequest = z.output<typeof CreateServiceRequestSchema>;
 
 /** Body of resize service. */
 export const ResizeServiceRequestSchema = z.strictObject({
-  cpu_millis: wholeNumber(CPU_MILLIS, false),
-  memory_gbs: wholeNumber(MEMORY_GBS, false),
+  cpu_millis: wholeNumber(CPU_MILLIS),
+  memory_gbs: wholeNumber(MEMORY_GBS),
 });
 /** Body of resize service, after parsing. */
 export type ResizeServiceRequest = z.output<typeof ResizeServiceRequestSchema>;
@@ -71,8 +71,8 @@ export type ResizeServiceRequest = z.output<typeof ResizeServiceRequestSchema>;
 /** Body of setHA: at least one of the two counts. */
 export const SetHaRequestSchema = z
   .strictObject({
-    replica_count: wholeNumber(HA_REPLICAS, false).optional(),
-    sync_replica_count: wholeNumber(HA_REPLICAS, false).optional(),
+    replica_count: wholeNumber(HA_REPLICAS).optional(),
+    sync_replica_count: wholeNumber(HA_REPLICAS).optional(),
   })
   .refine((b) => b.replica_count !== undefined || b.sync_replica_count !== undefined, {
     message: "at least one of replica_count and sync_replica_count is required",
@@ -108,8 +108,8 @@ export const ForkServiceRequestSchema = z
     fork_strategy: z.enum(FORK_STRATEGIES),
     target_time: z.iso.datetime({ offset: true }).optional(),
     name: nameInput.optional(),
-    cpu_millis: wholeNumber(CPU_MILLIS, true).optional(),
-    memory_gbs: wholeNumber(MEMORY_GBS, true).optional(),
+    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
     environment_tag: z.enum(ENVIRONMENTS).optional(),
   })
   .refine((b) => b.fork_strategy !== "PITR" || b.target_time !== undefined, {
@@ -122,18 +122,18 @@ export type ForkServiceRequest = z.output<typeof ForkServiceRequestSchema>;
 /** Body of create read replica set. */
 export const CreateReplicaSetRequestSchema = z.strictObject({
   name: nameInput,
-  nodes: wholeNumber(REPLICA_SET_NODES, false),
-  cpu_millis: wholeNumber(CPU_MILLIS, false),
-  memory_gbs: wholeNumber(MEMORY_GBS, false),
+  nodes: wholeNumber(REPLICA_SET_NODES),
+  cpu_millis: wholeNumber(CPU_MILLIS),
+  memory_gbs: wholeNumber(MEMORY_GBS),
 });
 /** Body of create read replica set, after parsing. */
 export type CreateReplicaSetRequest = z.output<typeof CreateReplicaSetRequestSchema>;
 
 /** Body of resize read replica set; `nodes` unchanged when absent. */
 export const ResizeReplicaSetRequestSchema = z.strictObject({
-  cpu_millis: wholeNumber(CPU_MILLIS, false),
-  memory_gbs: wholeNumber(MEMORY_GBS, false),
-  nodes: wholeNumber(REPLICA_SET_NODES, false).optional(),
+  cpu_millis: wholeNumber(CPU_MILLIS),
+  memory_gbs: wholeNumber(MEMORY_GBS),
+  nodes: wholeNumber(REPLICA_SET_NODES).optional(),
 });
 /** Body of resize read replica set, after parsing. */
 export type ResizeReplicaSetRequest = z.output<typeof ResizeReplicaSetRequestSchema>;

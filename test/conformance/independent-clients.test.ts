@@ -115,3 +115,107 @@ describe("auth info under both names", () => {
     expect(response.body.api_key).toEqual(response.body.apiKey);
   });
 });
+
+describe("sizes as strings of digits, on every size field", () => {
+  /** A READY service, optionally with an active replica set; their paths. */
+  async function records(withReplicaSet: boolean) {
+    const service = (await emu.api<Service>("POST", `${p}/services`, { name: "sized" })).body;
+    const servicePath = `${p}/services/${service.service_id}`;
+    await readyService(service.service_id);
+    if (!withReplicaSet) return { servicePath, setPath: "" };
+    const set = await emu.api<{ id: string }>("POST", `${servicePath}/replicaSets`, {
+      name: "readers",
+      nodes: "2",
+      cpu_millis: "500",
+      memory_gbs: "2",
+    });
+    expect(set.status).toBe(202);
+    expect(ReplicaSetSchema.parse(set.body)).toMatchObject({ nodes: 2, cpu_millis: 500, memory_gbs: 2 });
+    const setPath = `${servicePath}/replicaSets/${set.body.id}`;
+    await emu.waitFor(
+      async () =>
+        ReplicaSetSchema.array().parse((await emu.api("GET", `${servicePath}/replicaSets`)).body)[0],
+      (r) => r.status === "active",
+    );
+    return { servicePath, setPath };
+  }
+
+  it("resize service: 202, and the service answers the new sizes as numbers", async () => {
+    const { servicePath } = await records(false);
+    const response = await emu.api("POST", `${servicePath}/resize`, { cpu_millis: "2000", memory_gbs: "8" });
+    expect(response.status).toBe(202);
+    expect(response.text).toBe("");
+    const service = await emu.waitFor(
+      async () => ServiceSchema.parse((await emu.api("GET", servicePath)).body),
+      (s) => s.status === "READY" && s.resources?.[0].spec.cpu_millis === 2000,
+    );
+    expect(service.resources?.[0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
+  });
+
+  it("create and resize replica set: 202, and the set answers the sizes as numbers", async () => {
+    const { servicePath, setPath } = await records(true);
+    const response = await emu.api("POST", `${setPath}/resize`, {
+      cpu_millis: "1000",
+      memory_gbs: "4",
+      nodes: "3",
+    });
+    expect(response.status).toBe(202);
+    const resized = await emu.waitFor(
+      async () =>
+        ReplicaSetSchema.array().parse((await emu.api("GET", `${servicePath}/replicaSets`)).body)[0],
+      (r) => r.status === "active",
+    );
+    expect(resized).toMatchObject({ nodes: 3, cpu_millis: 1000, memory_gbs: 4 });
+  });
+
+  it("create service and fork: 202, sizes answered as numbers", async () => {
+    const created = await emu.api("POST", `${p}/services`, {
+      name: "s",
+      cpu_millis: "1000",
+      memory_gbs: "4",
+    });
+    expect(created.status).toBe(202);
+    const service = ServiceSchema.parse(created.body);
+    expect(service.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+    await readyService(service.service_id);
+    const fork = await emu.api("POST", `${p}/services/${service.service_id}/forkService`, {
+      fork_strategy: "NOW",
+      cpu_millis: "2000",
+      memory_gbs: "8",
+    });
+    expect(fork.status).toBe(202);
+    expect(ServiceSchema.parse(fork.body).resources?.[0].spec).toMatchObject({
+      cpu_millis: 2000,
+      memory_gbs: 8,
+    });
+  });
+});
+
+describe("one message per field", () => {
+  const CPU = "cpu_millis: must be a multiple of 250 from 250 to 64000, as a number or a string of digits";
+  const MEMORY = "memory_gbs: must be a whole number from 1 to 1024, as a number or a string of digits";
+
+  it.each([
+    ["create service", () => `${p}/services`, { name: "x", cpu_millis: "abc", memory_gbs: "x" }],
+    ["resize service", () => `${p}/services/zzzzzzzzzz/resize`, { cpu_millis: "abc", memory_gbs: true }],
+    [
+      "fork",
+      () => `${p}/services/zzzzzzzzzz/forkService`,
+      { fork_strategy: "NOW", cpu_millis: "1e3", memory_gbs: "" },
+    ],
+    [
+      "create replica set",
+      () => `${p}/services/zzzzzzzzzz/replicaSets`,
+      { name: "r", nodes: 1, cpu_millis: "many", memory_gbs: -1 },
+    ],
+    [
+      "resize replica set",
+      () => `${p}/services/zzzzzzzzzz/replicaSets/rrs-zzzzzzzz/resize`,
+      { cpu_millis: 100, memory_gbs: "2048" },
+    ],
+  ])("%s: 400 naming cpu_millis once and memory_gbs once", async (_what, path, body) => {
+    const response = await emu.api("POST", path(), body);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: "INVALID_REQUEST", message: `${CPU}; ${MEMORY}` });
+  });
+});

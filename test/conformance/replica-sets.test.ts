@@ -74,7 +74,7 @@ describe("Create a Read Replica Set", () => {
     ["nodes", { ...VALID, nodes: 0 }],
     ["nodes", { ...VALID, nodes: 1.5 }],
     ["cpu_millis", { ...VALID, cpu_millis: 100 }],
-    ["memory_gbs", { ...VALID, memory_gbs: "2" }],
+    ["memory_gbs", { ...VALID, memory_gbs: "2 GB" }],
   ])("400 naming %s for %j", async (field, body) => {
     expectInvalid(await emu.api("POST", sets, body), field);
   });

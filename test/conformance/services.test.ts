@@ -175,7 +175,7 @@ describe("Resize a Service", () => {
 
   it.each([
     ["cpu_millis", { cpu_millis: 100, memory_gbs: 2 }],
-    ["cpu_millis", { cpu_millis: "500", memory_gbs: 2 }],
+    ["cpu_millis", { cpu_millis: "500m", memory_gbs: 2 }],
     ["memory_gbs", { cpu_millis: 500, memory_gbs: 0 }],
     ["memory_gbs", { cpu_millis: 500 }],
   ])("400 naming %s for %j", async (field, body) => {
