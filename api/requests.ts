@@ -35,16 +35,33 @@ function wholeNumber(range: WholeRange) {
   });
 }
 
-/** A name of a service, replica set or VPC. */
+/** A name of a service, replica set or VPC: any text within the length limit, kept as sent. */
 const nameInput = z
   .string()
   .min(NAME_LENGTH.min, "must not be empty")
-  .max(NAME_LENGTH.max!, `must be at most ${NAME_LENGTH.max} characters`)
-  .refine((s) => s.trim() === s, "must not start or end with white space");
+  .max(NAME_LENGTH.max!, `must be at most ${NAME_LENGTH.max} characters`);
 /** A non-empty identifier or code. */
 const idInput = z.string().min(1, "must not be empty");
 /** A map of arbitrary properties (analytics). */
 const properties = z.record(z.string(), z.unknown());
+/** A block in CIDR notation, IPv4 or IPv6 (the spec says CIDR, not which family). */
+const cidrInput = z
+  .string()
+  .refine(
+    (s) => z.cidrv4().safeParse(s).success || z.cidrv6().safeParse(s).success,
+    "must be a block in CIDR notation, e.g. 10.0.0.0/16",
+  );
+
+/**
+ * Requires at least one of `fields` in an object body; the message names the first. Changes that
+ * leave out a field keep its current value.
+ */
+function atLeastOne<T extends z.ZodObject>(schema: T, fields: readonly (keyof z.output<T> & string)[]) {
+  return schema.refine(
+    (body) => fields.some((field) => (body as Record<string, unknown>)[field] !== undefined),
+    { message: `at least one of ${fields.join(", ")} is required`, path: [fields[0]] },
+  );
+}
 
 /** Body of create service; only `name` is required (docs/api.md#requests). */
 export const CreateServiceRequestSchema = z.strictObject({
@@ -60,24 +77,25 @@ export const CreateServiceRequestSchema = z.strictObject({
 /** Body of create service, after parsing. */
 export type CreateServiceRequest = z.output<typeof CreateServiceRequestSchema>;
 
-/** Body of resize service. */
-export const ResizeServiceRequestSchema = z.strictObject({
-  cpu_millis: wholeNumber(CPU_MILLIS),
-  memory_gbs: wholeNumber(MEMORY_GBS),
-});
+/** Body of resize service: at least one of the sizes; the other stays as it is. */
+export const ResizeServiceRequestSchema = atLeastOne(
+  z.strictObject({
+    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+  }),
+  ["cpu_millis", "memory_gbs"],
+);
 /** Body of resize service, after parsing. */
 export type ResizeServiceRequest = z.output<typeof ResizeServiceRequestSchema>;
 
-/** Body of setHA: at least one of the two counts. */
-export const SetHaRequestSchema = z
-  .strictObject({
+/** Body of setHA: at least one of the two counts; the other stays as it is. */
+export const SetHaRequestSchema = atLeastOne(
+  z.strictObject({
     replica_count: wholeNumber(HA_REPLICAS).optional(),
     sync_replica_count: wholeNumber(HA_REPLICAS).optional(),
-  })
-  .refine((b) => b.replica_count !== undefined || b.sync_replica_count !== undefined, {
-    message: "at least one of replica_count and sync_replica_count is required",
-    path: ["replica_count"],
-  });
+  }),
+  ["replica_count", "sync_replica_count"],
+);
 /** Body of setHA, after parsing. */
 export type SetHaRequest = z.output<typeof SetHaRequestSchema>;
 
@@ -102,10 +120,10 @@ export const VpcAttachmentRequestSchema = z.strictObject({
 /** Body of attachToVPC and detachFromVPC, after parsing. */
 export type VpcAttachmentRequest = z.output<typeof VpcAttachmentRequestSchema>;
 
-/** Body of forkService; `target_time` is required for PITR. */
+/** Body of forkService: every field optional (the strategy is NOW when absent); `target_time` is required for PITR. */
 export const ForkServiceRequestSchema = z
   .strictObject({
-    fork_strategy: z.enum(FORK_STRATEGIES),
+    fork_strategy: z.enum(FORK_STRATEGIES).optional(),
     target_time: z.iso.datetime({ offset: true }).optional(),
     name: nameInput.optional(),
     cpu_millis: wholeNumber(CPU_MILLIS).optional(),
@@ -129,20 +147,23 @@ export const CreateReplicaSetRequestSchema = z.strictObject({
 /** Body of create read replica set, after parsing. */
 export type CreateReplicaSetRequest = z.output<typeof CreateReplicaSetRequestSchema>;
 
-/** Body of resize read replica set; `nodes` unchanged when absent. */
-export const ResizeReplicaSetRequestSchema = z.strictObject({
-  cpu_millis: wholeNumber(CPU_MILLIS),
-  memory_gbs: wholeNumber(MEMORY_GBS),
-  nodes: wholeNumber(REPLICA_SET_NODES).optional(),
-});
+/** Body of resize read replica set: at least one of the three; the others stay as they are. */
+export const ResizeReplicaSetRequestSchema = atLeastOne(
+  z.strictObject({
+    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+    nodes: wholeNumber(REPLICA_SET_NODES).optional(),
+  }),
+  ["cpu_millis", "memory_gbs", "nodes"],
+);
 /** Body of resize read replica set, after parsing. */
 export type ResizeReplicaSetRequest = z.output<typeof ResizeReplicaSetRequestSchema>;
 
-/** Body of create VPC. `cidr` must be an IPv4 block in CIDR notation. */
+/** Body of create VPC; the region is the service's default one when absent. */
 export const CreateVpcRequestSchema = z.strictObject({
   name: nameInput,
-  cidr: z.cidrv4(),
-  region_code: idInput,
+  cidr: cidrInput,
+  region_code: idInput.optional(),
 });
 /** Body of create VPC, after parsing. */
 export type CreateVpcRequest = z.output<typeof CreateVpcRequestSchema>;

@@ -73,7 +73,11 @@ export function buildServer(
   context: RouteContext & { faults: Faults; requestLog: RequestLog },
   options: Pick<EmulatorOptions, "logger" | "onRequest">,
 ): FastifyInstance {
-  const app = Fastify({ logger: options.logger ? { redact: ["req.headers.authorization"] } : false });
+  const app = Fastify({
+    logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
+    // Some clients end paths with a slash; the spec's paths have none, and both reach the route.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
 
   // An empty body counts as no body (clients send Content-Type on bodiless POSTs); bad JSON is a
   // 400. fastify's own parser does the parsing, for its guard against prototype poisoning.

@@ -9,6 +9,7 @@ import type {
   Vpc,
   VpcPeering,
 } from "../../api/schemas";
+import { DEFAULT_REGION_CODE } from "../defaults";
 import { conflict } from "../errors";
 import { newPeeringId, newProvisionedId, newVpcId } from "../ids";
 import { beginPeering } from "../lifecycle";
@@ -28,13 +29,13 @@ export class NetworkModel {
     return this.state.project(projectId).vpcs.map(vpcView);
   }
 
-  /** Creates a VPC; it is usable at once. */
+  /** Creates a VPC, in the default region when the request names none; it is usable at once. */
   createVpc(projectId: string, body: CreateVpcRequest): Vpc {
     const vpc: VpcData = {
       id: newVpcId(),
       name: body.name,
       cidr: body.cidr,
-      region_code: body.region_code,
+      region_code: body.region_code ?? DEFAULT_REGION_CODE,
       peerings: [],
     };
     this.state.project(projectId).vpcs.push(vpc);

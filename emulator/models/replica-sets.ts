@@ -67,7 +67,7 @@ export class ReplicaSetModel {
     return `replica set ${replicaSetId} is being deleted`;
   }
 
-  /** Resizes an active replica set: resizing, then active with the new sizes. */
+  /** Resizes an active replica set (a value left out is kept): resizing, then active with the new sizes. */
   resizeReplicaSet(
     projectId: string,
     serviceId: string,
@@ -77,8 +77,8 @@ export class ReplicaSetModel {
     const replicaSet = this.state.replicaSet(projectId, serviceId, replicaSetId);
     checkReplicaSetAction(replicaSet, "resizeReplicaSet");
     beginReplicaSetResize(replicaSet, this.state.now(), this.state.transitionMs, {
-      cpu_millis: body.cpu_millis,
-      memory_gbs: body.memory_gbs,
+      cpu_millis: body.cpu_millis ?? replicaSet.cpu_millis,
+      memory_gbs: body.memory_gbs ?? replicaSet.memory_gbs,
       nodes: body.nodes ?? replicaSet.nodes,
     });
     this.state.commit();

@@ -98,12 +98,20 @@ export class ServiceModel {
     return serviceView(service);
   }
 
-  /** Resizes a READY service; the new size shows in `resources` once READY again. */
+  /**
+   * Resizes a READY service; a size left out keeps its current value. The new size shows in
+   * `resources` once READY again.
+   */
   resizeService(projectId: string, serviceId: string, body: ResizeServiceRequest): void {
     const service = this.state.service(projectId, serviceId);
     checkServiceAction(service, "resizeService");
     const [current] = service.resources;
-    const resized = resource(body.cpu_millis, body.memory_gbs, current?.id, current?.spec.volume_type);
+    const resized = resource(
+      body.cpu_millis ?? current?.spec.cpu_millis ?? DEFAULT_CPU_MILLIS,
+      body.memory_gbs ?? current?.spec.memory_gbs ?? DEFAULT_MEMORY_GBS,
+      current?.id,
+      current?.spec.volume_type,
+    );
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, { resources: [resized] });
     this.state.commit();
   }

@@ -8,13 +8,13 @@ import { STRICT_RECORDS, describeIssues } from "../../api/schemas";
 import type { EmulatorOptions } from "../../emulator";
 import { startTestEmulator, type TestEmulator, type TestResponse } from "../helpers/emulator";
 
-/** The operation of the table whose method and path (relative to the base URL) match, if any. */
+/** The operation whose method and path (relative to the base URL, a trailing slash allowed) match, if any. */
 export function operationAt(method: string, path: string): Operation | undefined {
   const bare = path.split("?")[0];
   return OPERATION_IDS.map((id) => OPERATIONS[id] as Operation).find(
     (op) =>
       op.method === method.toUpperCase() &&
-      new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(bare),
+      new RegExp(`^${op.path.replace(/\{\w+\}/g, "[^/]+")}/?$`).test(bare),
   );
 }
 

@@ -219,3 +219,98 @@ describe("one message per field", () => {
     expect(response.body).toEqual({ code: "INVALID_REQUEST", message: `${CPU}; ${MEMORY}` });
   });
 });
+
+describe("fields the spec does not require and formats it does not fix", () => {
+  /** A READY service and its path. */
+  async function readyServicePath(body: Record<string, unknown> = {}): Promise<string> {
+    const service = (await emu.api<Service>("POST", `${p}/services`, { name: "loose", ...body })).body;
+    await readyService(service.service_id);
+    return `${p}/services/${service.service_id}`;
+  }
+
+  it("resize service with one size: 202, the other size kept", async () => {
+    const servicePath = await readyServicePath({ cpu_millis: 500, memory_gbs: 2 });
+    const response = await emu.api("POST", `${servicePath}/resize`, { cpu_millis: 1000 });
+    expect(response.status).toBe(202);
+    const resized = await emu.waitFor(
+      async () => ServiceSchema.parse((await emu.api("GET", servicePath)).body),
+      (s) => s.status === "READY" && s.resources?.[0].spec.cpu_millis === 1000,
+    );
+    expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 2 });
+  });
+
+  it("resize replica set with nodes only: 202, the sizes kept", async () => {
+    const sets = `${await readyServicePath()}/replicaSets`;
+    const set = (
+      await emu.api<{ id: string }>("POST", sets, { name: "r", nodes: 1, cpu_millis: 500, memory_gbs: 2 })
+    ).body;
+    const active = () =>
+      emu.waitFor(
+        async () => ReplicaSetSchema.array().parse((await emu.api("GET", sets)).body)[0],
+        (r) => r.status === "active",
+      );
+    await active();
+    expect((await emu.api("POST", `${sets}/${set.id}/resize`, { nodes: 3 })).status).toBe(202);
+    await emu.waitFor(
+      async () => ReplicaSetSchema.array().parse((await emu.api("GET", sets)).body)[0],
+      (r) => r.nodes === 3,
+    );
+    expect(await active()).toMatchObject({ nodes: 3, cpu_millis: 500, memory_gbs: 2 });
+  });
+
+  it("fork without a body: 202, a fork of the service as it is now", async () => {
+    const servicePath = await readyServicePath();
+    const response = await emu.api("POST", `${servicePath}/forkService`);
+    expect(response.status).toBe(202);
+    expect(ServiceSchema.parse(response.body)).toMatchObject({ name: "loose-fork", status: "QUEUED" });
+  });
+
+  it("create VPC without a region: 201 in the default region", async () => {
+    const response = await emu.api("POST", `${p}/vpcs`, { name: "no-region", cidr: "10.1.0.0/16" });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: "no-region", region_code: "us-east-1" });
+  });
+
+  it("an IPv6 block is CIDR notation too: 201", async () => {
+    const response = await emu.api("POST", `${p}/vpcs`, {
+      name: "v6",
+      cidr: "fd00:10::/48",
+      region_code: "r",
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ cidr: "fd00:10::/48" });
+  });
+
+  it("names are kept as sent, blanks included", async () => {
+    const vpc = await emu.api("POST", `${p}/vpcs`, { name: " padded ", cidr: "10.2.0.0/16" });
+    expect(vpc.status).toBe(201);
+    expect(vpc.body).toMatchObject({ name: " padded " });
+    const service = await emu.api("POST", `${p}/services`, { name: "Orders DB (eu) " });
+    expect(service.status).toBe(202);
+    expect(service.body).toMatchObject({ name: "Orders DB (eu) " });
+  });
+
+  it("a body sent to an operation that takes none is ignored: stop with {} answers 202", async () => {
+    const servicePath = await readyServicePath();
+    const response = await emu.api("POST", `${servicePath}/stop`, {});
+    expect(response.status).toBe(202);
+    expect(ServiceSchema.parse(response.body).status).toBe("PAUSING");
+  });
+
+  it("add-ons may repeat", async () => {
+    const response = await emu.api("POST", `${p}/services`, { name: "twice", addons: ["ai", "ai"] });
+    expect(response.status).toBe(202);
+    expect(response.body).toMatchObject({ service_type: "VECTOR" });
+  });
+
+  it("the Authorization scheme name in lower case", async () => {
+    const auth = emu.credentials.authorization.replace(/^Basic /, "basic ");
+    expect((await emu.api("GET", "/auth/info", undefined, { auth })).status).toBe(200);
+  });
+
+  it("a path with a trailing slash reaches its operation", async () => {
+    const response = await emu.api("GET", `${p}/vpcs/`);
+    expect(response.status).toBe(200);
+    expect(Array.isArray(response.body)).toBe(true);
+  });
+});

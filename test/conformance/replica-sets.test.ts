@@ -126,7 +126,7 @@ describe("Resize a Read Replica Set", () => {
   });
 
   it.each([
-    ["memory_gbs", { cpu_millis: 500 }],
+    ["cpu_millis", {}],
     ["cpu_millis", { cpu_millis: 64250, memory_gbs: 2 }],
     ["nodes", { cpu_millis: 500, memory_gbs: 2, nodes: -1 }],
   ])("400 naming %s for %j", async (field, body) => {

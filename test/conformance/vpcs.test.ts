@@ -44,8 +44,8 @@ describe("Create a VPC", () => {
   it.each([
     ["cidr", { ...VPC, cidr: "10.0.0.0" }],
     ["cidr", { ...VPC, cidr: "10.0.0.0/33" }],
-    ["region_code", { name: "v", cidr: "10.0.0.0/16" }],
-    ["name", { ...VPC, name: " padded " }],
+    ["region_code", { ...VPC, region_code: "" }],
+    ["name", { ...VPC, name: "n".repeat(129) }],
   ])("400 naming %s for %j", async (field, body) => {
     expectInvalid(await emu.api("POST", vpcs, body), field);
   });
