@@ -73,7 +73,7 @@ export interface ResizeReplicaSetInput {
 export interface CreateVpcInput {
   /** Name of the VPC. */
   name: string;
-  /** IPv4 block in CIDR notation. */
+  /** Block in CIDR notation (IPv4 or IPv6). */
   cidr: string;
   /** Region code. */
   regionCode: string;

@@ -5,7 +5,13 @@
  */
 import { OPERATIONS, OPERATION_IDS, fillPath, responseSchema, type OperationId } from "../../api/operations";
 import {
+  CPU_MILLIS,
   EMULATOR_EXTENSIONS,
+  HA_REPLICAS,
+  MEMORY_GBS,
+  REPLICA_SET_NODES,
+  describeRange,
+  inRange,
   LENIENT_RECORDS,
   STRICT_RECORDS,
   type ReadReplicaSet,
@@ -126,5 +132,24 @@ describe("the two readings of a record", () => {
     expect(STRICT_RECORDS.ReadReplicaSet.safeParse({ ...replicaSet, reason: "disk full" }).success).toBe(
       false,
     );
+  });
+});
+
+describe("paths and limits of the contract", () => {
+  it("fills a path template in order, each value URL-encoded", () => {
+    const op = OPERATIONS.getPeering;
+    expect(op.params).toEqual(["project_id", "vpc_id", "peering_id"]);
+    expect(fillPath(op.path, ["p 1", "vpc/2", "pcx-3"])).toBe("/projects/p%201/vpcs/vpc%2F2/peerings/pcx-3");
+  });
+
+  it.each([
+    [CPU_MILLIS, [250, 500, 64000], [0, 249, 300, 64250, 250.5], "a multiple of 250 from 250 to 64000"],
+    [MEMORY_GBS, [1, 1024], [0, 1025, 1.5], "a whole number from 1 to 1024"],
+    [REPLICA_SET_NODES, [1, 10], [0, 11], "a whole number from 1 to 10"],
+    [HA_REPLICAS, [0, 2], [-1, 3], "a whole number from 0 to 2"],
+  ])("%j holds %j, refuses %j, and reads %s", (range, inside, outside, words) => {
+    expect(inside.map((n) => inRange(n, range))).toEqual(inside.map(() => true));
+    expect(outside.map((n) => inRange(n, range))).toEqual(outside.map(() => false));
+    expect(describeRange(range)).toBe(words);
   });
 });

@@ -73,6 +73,7 @@ describe("Create a Read Replica Set", () => {
     ["name", { ...VALID, name: undefined }],
     ["nodes", { ...VALID, nodes: 0 }],
     ["nodes", { ...VALID, nodes: 1.5 }],
+    ["nodes", { ...VALID, nodes: 11 }],
     ["cpu_millis", { ...VALID, cpu_millis: 100 }],
     ["memory_gbs", { ...VALID, memory_gbs: "2 GB" }],
   ])("400 naming %s for %j", async (field, body) => {
