@@ -28,7 +28,7 @@ import type { Credentials } from "./auth";
 import { ADMIN_PREFIX } from "./defaults";
 import { FaultConfigSchema, type Faults } from "./faults";
 import type { Model } from "./model";
-import type { RequestLog } from "./requestLog";
+import type { RequestLog } from "./request-log";
 import { parseBody } from "./validation";
 
 /** What the admin routes act on. */

@@ -6,5 +6,5 @@ export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 export * from "./defaults";
 export type { Credentials } from "./auth";
 export type { FaultConfig, FaultConfigInput, FaultRule } from "./faults";
-export type { LoggedRequest } from "./requestLog";
+export type { LoggedRequest } from "./request-log";
 export { UNREACHABLE_PEER_PREFIX } from "./model";

@@ -1,13 +1,14 @@
 /**
- * The lifecycle rules of DESIGN.md: which action each state allows, and which states an accepted
- * action goes through.
+ * The lifecycle rules (docs/api.md#lifecycle): which operation each state allows, and which states an
+ * accepted operation goes through.
  *
  * Transitions are evaluated lazily from timestamps instead of timers: an accepted action sets the
  * record's immediate status and appends its later steps with due times (`transitionMs` apart);
  * `advance` applies every step that is due whenever the state is read or changed. This keeps the
  * emulator deterministic, costs nothing while idle, and survives a restart with a state file.
  */
-import type { ReplicaSetStatus, ServiceStatus } from "../provider/client/schemas";
+import { OPERATIONS, type OperationId } from "../api/operations";
+import type { ReplicaSetStatus, ServiceStatus } from "../api/schemas";
 import { conflict } from "./errors";
 import type {
   PeeringData,
@@ -54,30 +55,50 @@ function schedule<Status extends string, Patch extends object>(
   record.steps = next.map((step, i) => ({ ...step, due: now + (i + 1) * transitionMs }));
 }
 
-/** The states an action needs, in words, for the message of a 409. */
-function needs(runs: readonly string[], allButDeleting: readonly string[], deleting: string): string {
-  return runs === allButDeleting ? `any status but ${deleting}` : runs.join(" or ");
+/** Per operation: the states that carry it out, and those that accept it without change. */
+type AllowedInState<Action extends OperationId, Status extends string> = Record<
+  Action,
+  { runs: readonly Status[]; noop?: readonly Status[] }
+>;
+
+/**
+ * Decides whether operation `action` may act on a record in its current status: `"run"` to carry it
+ * out, `"noop"` to accept it without change; throws 409 CONFLICT naming the status otherwise.
+ */
+function check<Action extends OperationId, Status extends string>(
+  allowed: AllowedInState<Action, Status>,
+  action: Action,
+  what: string,
+  status: Status,
+  allButDeleting: readonly Status[],
+  deleting: Status,
+): "run" | "noop" {
+  const rule = allowed[action];
+  if (rule.noop?.includes(status)) return "noop";
+  if (rule.runs.includes(status)) return "run";
+  const needs = rule.runs === allButDeleting ? `any status but ${deleting}` : rule.runs.join(" or ");
+  throw conflict(`${OPERATIONS[action].name} is not allowed while ${what} is ${status} (it needs ${needs})`);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Services
 // ---------------------------------------------------------------------------------------------
 
-/** Actions on a service whose allowed states the lifecycle decides. */
+/** Operations on a service whose allowed states the lifecycle decides. */
 export type ServiceAction =
-  | "resize"
+  | "resizeService"
   | "setHA"
-  | "attachToVPC"
-  | "detachFromVPC"
-  | "fork"
+  | "attachToVpc"
+  | "detachFromVpc"
+  | "forkService"
   | "createReplicaSet"
-  | "stop"
-  | "start"
-  | "delete"
+  | "stopService"
+  | "startService"
+  | "deleteService"
   | "enablePooler"
   | "disablePooler"
   | "updatePassword"
-  | "setEnvironment";
+  | "setServiceEnvironment";
 
 const ALL_SERVICE_STATES_BUT_DELETING: readonly ServiceStatus[] = [
   "QUEUED",
@@ -91,49 +112,39 @@ const ALL_SERVICE_STATES_BUT_DELETING: readonly ServiceStatus[] = [
   "OPTIMIZING",
 ];
 
-/** Per action: the states that run it, and the states where it is accepted but changes nothing. */
-const SERVICE_RULES: Record<
-  ServiceAction,
-  { runs: readonly ServiceStatus[]; noop?: readonly ServiceStatus[] }
-> = {
-  resize: { runs: ["READY"] },
+/** The service states in which each operation runs, or is accepted as a no-op (409 in any other). */
+export const SERVICE_ALLOWED_IN_STATE: AllowedInState<ServiceAction, ServiceStatus> = {
+  resizeService: { runs: ["READY"] },
   setHA: { runs: ["READY"] },
-  attachToVPC: { runs: ["READY"] },
-  detachFromVPC: { runs: ["READY"] },
-  fork: { runs: ["READY"] },
+  attachToVpc: { runs: ["READY"] },
+  detachFromVpc: { runs: ["READY"] },
+  forkService: { runs: ["READY"] },
   createReplicaSet: { runs: ["READY"] },
   // A retried stop or start must be harmless: the states it leads to accept it as a no-op.
-  stop: { runs: ["READY"], noop: ["PAUSING", "PAUSED"] },
-  start: { runs: ["PAUSED"], noop: ["RESUMING", "READY"] },
-  delete: { runs: ALL_SERVICE_STATES_BUT_DELETING, noop: ["DELETING"] },
+  stopService: { runs: ["READY"], noop: ["PAUSING", "PAUSED"] },
+  startService: { runs: ["PAUSED"], noop: ["RESUMING", "READY"] },
+  deleteService: { runs: ALL_SERVICE_STATES_BUT_DELETING, noop: ["DELETING"] },
   enablePooler: { runs: ["READY", "PAUSED"] },
   disablePooler: { runs: ["READY", "PAUSED"] },
   updatePassword: { runs: ["READY", "PAUSED"] },
-  setEnvironment: { runs: ALL_SERVICE_STATES_BUT_DELETING },
+  setServiceEnvironment: { runs: ALL_SERVICE_STATES_BUT_DELETING },
 };
 
-/**
- * Decides whether `action` may act on the service in its current status: `"run"` to carry it out,
- * `"noop"` to accept it without change; throws 409 CONFLICT naming the status otherwise.
- */
+/** Whether `action` runs on the service, is a no-op, or (throws) 409; see {@link SERVICE_ALLOWED_IN_STATE}. */
 export function checkServiceAction(service: ServiceData, action: ServiceAction): "run" | "noop" {
-  const rule = SERVICE_RULES[action];
-  if (rule.noop?.includes(service.status)) return "noop";
-  if (rule.runs.includes(service.status)) return "run";
-  throw conflict(
-    `cannot ${action} service ${service.service_id}: its status is ${service.status}` +
-      ` (${action} needs ${needs(rule.runs, ALL_SERVICE_STATES_BUT_DELETING, "DELETING")})`,
+  return check(
+    SERVICE_ALLOWED_IN_STATE,
+    action,
+    `service ${service.service_id}`,
+    service.status,
+    ALL_SERVICE_STATES_BUT_DELETING,
+    "DELETING",
   );
 }
 
-/** Create or fork: QUEUED, then CONFIGURING, then READY with `onReady` (the endpoint). */
-export function beginProvisioning(
-  service: ServiceData,
-  now: number,
-  ms: number,
-  onReady: ServicePatch,
-): void {
-  schedule(service, now, ms, "QUEUED", [{ status: "CONFIGURING" }, { status: "READY", patch: onReady }]);
+/** Create or fork: QUEUED, then CONFIGURING, then READY. */
+export function beginProvisioning(service: ServiceData, now: number, ms: number): void {
+  schedule(service, now, ms, "QUEUED", [{ status: "CONFIGURING" }, { status: "READY" }]);
 }
 
 /** Resize, setHA, attach, detach: CONFIGURING, then READY with `onReady` (the change takes effect). */
@@ -169,8 +180,13 @@ export function beginServiceDeletion(service: ServiceData, now: number, ms: numb
 // Read replica sets
 // ---------------------------------------------------------------------------------------------
 
-/** Actions on a read replica set whose allowed states the lifecycle decides. */
-export type ReplicaSetAction = "resize" | "delete" | "enablePooler" | "disablePooler" | "setEnvironment";
+/** Operations on a read replica set whose allowed states the lifecycle decides. */
+export type ReplicaSetAction =
+  | "resizeReplicaSet"
+  | "deleteReplicaSet"
+  | "enableReplicaSetPooler"
+  | "disableReplicaSetPooler"
+  | "setReplicaSetEnvironment";
 
 const ALL_REPLICA_SET_STATES_BUT_DELETING: readonly ReplicaSetStatus[] = [
   "creating",
@@ -179,36 +195,30 @@ const ALL_REPLICA_SET_STATES_BUT_DELETING: readonly ReplicaSetStatus[] = [
   "error",
 ];
 
-const REPLICA_SET_RULES: Record<
-  ReplicaSetAction,
-  { runs: readonly ReplicaSetStatus[]; noop?: readonly ReplicaSetStatus[] }
-> = {
-  resize: { runs: ["active"] },
-  delete: { runs: ALL_REPLICA_SET_STATES_BUT_DELETING, noop: ["deleting"] },
-  enablePooler: { runs: ["active"] },
-  disablePooler: { runs: ["active"] },
-  setEnvironment: { runs: ALL_REPLICA_SET_STATES_BUT_DELETING },
+/** The replica set states in which each operation runs, or is accepted as a no-op (409 in any other). */
+export const REPLICA_SET_ALLOWED_IN_STATE: AllowedInState<ReplicaSetAction, ReplicaSetStatus> = {
+  resizeReplicaSet: { runs: ["active"] },
+  deleteReplicaSet: { runs: ALL_REPLICA_SET_STATES_BUT_DELETING, noop: ["deleting"] },
+  enableReplicaSetPooler: { runs: ["active"] },
+  disableReplicaSetPooler: { runs: ["active"] },
+  setReplicaSetEnvironment: { runs: ALL_REPLICA_SET_STATES_BUT_DELETING },
 };
 
-/** Like `checkServiceAction`, for a read replica set. */
+/** Like {@link checkServiceAction}, for a read replica set. */
 export function checkReplicaSetAction(replicaSet: ReplicaSetData, action: ReplicaSetAction): "run" | "noop" {
-  const rule = REPLICA_SET_RULES[action];
-  if (rule.noop?.includes(replicaSet.status)) return "noop";
-  if (rule.runs.includes(replicaSet.status)) return "run";
-  throw conflict(
-    `cannot ${action} replica set ${replicaSet.id}: its status is ${replicaSet.status}` +
-      ` (${action} needs ${needs(rule.runs, ALL_REPLICA_SET_STATES_BUT_DELETING, "deleting")})`,
+  return check(
+    REPLICA_SET_ALLOWED_IN_STATE,
+    action,
+    `replica set ${replicaSet.id}`,
+    replicaSet.status,
+    ALL_REPLICA_SET_STATES_BUT_DELETING,
+    "deleting",
   );
 }
 
-/** Create: creating, then active with `onActive` (the endpoint). */
-export function beginReplicaSetCreation(
-  replicaSet: ReplicaSetData,
-  now: number,
-  ms: number,
-  onActive: ReplicaSetPatch,
-): void {
-  schedule(replicaSet, now, ms, "creating", [{ status: "active", patch: onActive }]);
+/** Create: creating, then active. */
+export function beginReplicaSetCreation(replicaSet: ReplicaSetData, now: number, ms: number): void {
+  schedule(replicaSet, now, ms, "creating", [{ status: "active" }]);
 }
 
 /** Resize: resizing, then active with the new sizes. */

@@ -17,13 +17,9 @@ import {
 import { ApiError, codeForStatus } from "./errors";
 import { Faults, registerFaults, type FaultConfigInput } from "./faults";
 import { Model } from "./model";
-import { RequestLog, registerRequestLog, type LoggedRequest } from "./requestLog";
-import { accountRoutes } from "./routes/account";
+import { RequestLog, registerRequestLog, type LoggedRequest } from "./request-log";
 import type { RouteContext } from "./routes/context";
-import { peeringRoutes } from "./routes/peerings";
-import { replicaSetRoutes } from "./routes/replicaSets";
-import { serviceRoutes } from "./routes/services";
-import { vpcRoutes } from "./routes/vpcs";
+import { apiRoutes } from "./routes/register";
 import { Store } from "./store";
 
 /** Options of `startEmulator`. */
@@ -77,7 +73,11 @@ export function buildServer(
   context: RouteContext & { faults: Faults; requestLog: RequestLog },
   options: Pick<EmulatorOptions, "logger" | "onRequest">,
 ): FastifyInstance {
-  const app = Fastify({ logger: options.logger ? { redact: ["req.headers.authorization"] } : false });
+  const app = Fastify({
+    logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
+    // Some clients end paths with a slash; the spec's paths have none, and both reach the route.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
 
   // An empty body counts as no body (clients send Content-Type on bodiless POSTs); bad JSON is a
   // 400. fastify's own parser does the parsing, for its guard against prototype poisoning.
@@ -103,7 +103,7 @@ export function buildServer(
         .send({ code: error.code, message: error.message });
     }
     const status = error.statusCode ?? 500;
-    // DESIGN.md: a malformed body is a 400, and a body that is not JSON is one.
+    // A malformed body is a 400, and a body that is not JSON is one (docs/api.md#errors).
     if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
       const type = request.headers["content-type"] ?? "none";
       return reply.code(400).send({
@@ -127,11 +127,7 @@ export function buildServer(
   registerFaults(app, context.faults);
   registerAuth(app, context.credentials);
 
-  app.register(serviceRoutes, { prefix: API_PREFIX, ...context });
-  app.register(replicaSetRoutes, { prefix: API_PREFIX, ...context });
-  app.register(vpcRoutes, { prefix: API_PREFIX, ...context });
-  app.register(peeringRoutes, { prefix: API_PREFIX, ...context });
-  app.register(accountRoutes, { prefix: API_PREFIX, ...context });
+  app.register(apiRoutes, { prefix: API_PREFIX, ...context });
   app.register(adminRoutes, context);
   return app;
 }

@@ -15,7 +15,7 @@ import type {
   ServiceStatus,
   ServiceType,
   PeeringStatus,
-} from "../provider/client/schemas";
+} from "../api/schemas";
 
 /** A lifecycle step due at `due` (epoch ms): set `status`, merge `patch`, or remove the record (`gone`). */
 export interface Step<Status extends string, Patch extends object> {

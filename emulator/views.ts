@@ -2,7 +2,7 @@
  * Wire views of the stored records: the fields of the spec, in its order, without the emulator's
  * internals (pending steps, password hash) and without absent optional fields.
  */
-import type { ReadReplicaSet, Service, Vpc, VpcPeering } from "../provider/client/schemas";
+import type { ReadReplicaSet, Service, Vpc, VpcPeering } from "../api/schemas";
 import type { PeeringData, ReplicaSetData, ServiceData, VpcData } from "./store";
 
 /** A read replica set as the API returns it; `error_message` says why a set is in `error`. */

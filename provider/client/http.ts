@@ -10,7 +10,8 @@ import axiosRetry from "axios-retry";
 import * as ipaddr from "ipaddr.js";
 import type { ZodType } from "zod";
 import { BackoffPolicy, DEFAULT_RETRY_BACKOFF, backoffDelay, parseRetryAfter } from "./backoff";
-import { ErrorBodySchema } from "./schemas";
+import type { RetryClass } from "../../api/operations";
+import { ErrorBodySchema } from "../../api/records";
 import { MdbApiError, redact } from "./errors";
 
 /** The path prefix of version 1 of the API; part of every base URL. */
@@ -40,13 +41,12 @@ export interface HttpClientOptions {
 }
 
 /**
- * How a request may be repeated after a failure.
- * - `idempotent`: repeat on network errors, timeouts, 429 and 5xx (GETs, safe actions).
- * - `create`: repeat only when the request surely did not take effect (429, connection
- *   refused); anything else is ambiguous and left to the caller, who must look before
- *   creating again.
+ * How a request may be repeated after a failure: the retry class of its operation in
+ * api/operations.ts. `idempotent` and `action` repeat on network errors, timeouts, 429 and 5xx;
+ * `create` only when the request surely did not take effect (429, connection refused): anything
+ * else is ambiguous and left to the caller, who must look before creating again.
  */
-export type RetryMode = "idempotent" | "create";
+export type RetryMode = RetryClass;
 
 /** One call to the API. */
 export interface RequestSpec {

@@ -10,9 +10,10 @@ import { spawn, execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { DEFAULT_PUBLIC_KEY, DEFAULT_SECRET_KEY } from "../../emulator";
-import type { Service, Vpc } from "../../provider/client/schemas";
-import { basicAuth, request, waitFor } from "../helpers/emulator";
+import type { Service, Vpc } from "../../api/schemas";
+import { API_PREFIX, DEFAULT_PUBLIC_KEY, DEFAULT_SECRET_KEY } from "../../emulator";
+import { basicAuth, request, waitFor, type TestResponse } from "../helpers/emulator";
+import { checkAnswer } from "./helpers";
 
 const ROOT = resolve(__dirname, "../..");
 const CLI = join(ROOT, "dist/emulator/cli.js");
@@ -30,12 +31,9 @@ function newestSource(dir: string): number {
   }, 0);
 }
 
-/** Compiles the emulator (and the schemas it imports) into dist/ when the build is missing or stale. */
+/** Compiles the emulator (and the API contract it stands on) into dist/ when the build is missing or stale. */
 function ensureBuilt(): void {
-  const sources = Math.max(
-    newestSource(join(ROOT, "emulator")),
-    statSync(join(ROOT, "provider/client/schemas.ts")).mtimeMs,
-  );
+  const sources = Math.max(newestSource(join(ROOT, "emulator")), newestSource(join(ROOT, "api")));
   if (existsSync(CLI) && statSync(CLI).mtimeMs >= sources) return;
   // Only the emulator's own import graph, so work in progress elsewhere in the tree cannot break it.
   const dir = mkdtempSync(join(tmpdir(), "mdb-cli-build-"));
@@ -54,6 +52,18 @@ function ensureBuilt(): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** `request`, and the answer checked against the contract (see `checkAnswer`). */
+async function checked<T = unknown>(
+  url: string,
+  method: string,
+  authorization: string,
+  body?: unknown,
+): Promise<TestResponse<T>> {
+  const response = await request<T>(url, method, authorization, body);
+  checkAnswer(method, new URL(url).pathname.slice(API_PREFIX.length), response);
+  return response;
 }
 
 /** A running `mdb-emulator` process. */
@@ -113,15 +123,15 @@ afterEach(() => {
 
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-test("--port 0: the first line is exactly the listening URL with the real port; requests are logged to stderr; SIGTERM exits 0", async () => {
+it("--port 0: the first line is exactly the listening URL with the real port; requests are logged to stderr; SIGTERM exits 0", async () => {
   const cli = await startCli(["--port", "0", "--transition-ms", "20"]);
   expect(cli.stdout()).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\/public\/api\/v1\n$/);
   const port = Number(new URL(cli.url).port);
   expect(port).toBeGreaterThan(0);
 
-  const info = await request(`${cli.url}/auth/info`, "GET", DEV_AUTH);
+  const info = await checked(`${cli.url}/auth/info`, "GET", DEV_AUTH);
   expect(info.status).toBe(200);
-  await request(`${cli.url}/auth/info`, "GET", basicAuth(DEFAULT_PUBLIC_KEY, "wrong"));
+  await checked(`${cli.url}/auth/info`, "GET", basicAuth(DEFAULT_PUBLIC_KEY, "wrong"));
   await waitFor(cli.stderr, (text) => text.split("\n").length >= 3);
   expect(cli.stderr()).toMatch(
     /^GET \/public\/api\/v1\/auth\/info 200 \d+ms\nGET \/public\/api\/v1\/auth\/info 401 \d+ms\n$/,
@@ -133,16 +143,16 @@ test("--port 0: the first line is exactly the listening URL with the real port; 
   expect(await cli.exited).toBe(0);
 });
 
-test("--state-file: state survives kill -9 and a restart, and transitions resume", async () => {
+it("--state-file: state survives kill -9 and a restart, and transitions resume", async () => {
   const stateFile = join(tmp, "state.json");
   const first = await startCli(["--port", "0", "--transition-ms", "200", "--state-file", stateFile]);
-  const vpc = await request<Vpc>(`${first.url}/projects/proj-dev/vpcs`, "POST", DEV_AUTH, {
+  const vpc = await checked<Vpc>(`${first.url}/projects/proj-dev/vpcs`, "POST", DEV_AUTH, {
     name: "kept",
     cidr: "10.5.0.0/16",
     region_code: "us-east-1",
   });
   expect(vpc.status).toBe(201);
-  const service = await request<Service>(`${first.url}/projects/proj-dev/services`, "POST", DEV_AUTH, {
+  const service = await checked<Service>(`${first.url}/projects/proj-dev/services`, "POST", DEV_AUTH, {
     name: "kept-db",
   });
   expect(service.body.status).toBe("QUEUED");
@@ -154,12 +164,12 @@ test("--state-file: state survives kill -9 and a restart, and transitions resume
   expect(saved).not.toContain(service.body.initial_password);
 
   const second = await startCli(["--port", "0", "--state-file", stateFile]);
-  const again = await request<Vpc>(`${second.url}/projects/proj-dev/vpcs/${vpc.body.id}`, "GET", DEV_AUTH);
+  const again = await checked<Vpc>(`${second.url}/projects/proj-dev/vpcs/${vpc.body.id}`, "GET", DEV_AUTH);
   expect(again.status).toBe(200);
   expect(again.body).toEqual(vpc.body);
   const ready = await waitFor(
     () =>
-      request<Service>(
+      checked<Service>(
         `${second.url}/projects/proj-dev/services/${service.body.service_id}`,
         "GET",
         DEV_AUTH,
@@ -169,11 +179,11 @@ test("--state-file: state survives kill -9 and a restart, and transitions resume
   expect(ready.body.endpoint?.port).toBe(5432);
 });
 
-test("credentials: flags, else MDB_* environment, else the development defaults", async () => {
+it("credentials: flags, else MDB_* environment, else the development defaults", async () => {
   const env = { MDB_PUBLIC_KEY: "env-public", MDB_SECRET_KEY: "env-secret", MDB_PROJECT_ID: "proj-env" };
   const fromEnv = await startCli(["--port", "0"], env);
-  expect((await request(`${fromEnv.url}/auth/info`, "GET", DEV_AUTH)).status).toBe(401);
-  const info = await request<{ apiKey: { project: { id: string } } }>(
+  expect((await checked(`${fromEnv.url}/auth/info`, "GET", DEV_AUTH)).status).toBe(401);
+  const info = await checked<{ apiKey: { project: { id: string } } }>(
     `${fromEnv.url}/auth/info`,
     "GET",
     basicAuth("env-public", "env-secret"),
@@ -185,7 +195,7 @@ test("credentials: flags, else MDB_* environment, else the development defaults"
     ["--port", "0", "--public-key", "flag-public", "--project-id", "proj-flag"],
     env,
   );
-  const flagged = await request(
+  const flagged = await checked(
     `${fromFlags.url}/projects/proj-flag/vpcs`,
     "GET",
     basicAuth("flag-public", "env-secret"),
@@ -193,7 +203,7 @@ test("credentials: flags, else MDB_* environment, else the development defaults"
   expect(flagged.status).toBe(200);
 });
 
-test("fault flags: --fault-rate, --fault-statuses and --retry-after-s", async () => {
+it("fault flags: --fault-rate, --fault-statuses and --retry-after-s", async () => {
   const cli = await startCli([
     "--port",
     "0",
@@ -204,11 +214,11 @@ test("fault flags: --fault-rate, --fault-statuses and --retry-after-s", async ()
     "--retry-after-s",
     "3",
   ]);
-  const response = await request(`${cli.url}/projects/proj-dev/vpcs`, "GET", DEV_AUTH);
+  const response = await checked(`${cli.url}/projects/proj-dev/vpcs`, "GET", DEV_AUTH);
   expect(response.status).toBe(429);
   expect(response.headers.get("retry-after")).toBe("3");
 });
 
-test("an invalid flag value stops it with an error naming the flag", async () => {
+it("an invalid flag value stops it with an error naming the flag", async () => {
   await expect(startCli(["--port", "0", "--fault-rate", "2"])).rejects.toThrow(/--fault-rate/);
 });

@@ -3,14 +3,17 @@
  * after processing, dropped connections, random rates, latency, Retry-After), the request log,
  * reset and settings. All over real HTTP.
  */
-import { ErrorBodySchema, type Service, type Vpc } from "../../provider/client/schemas";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { STRICT_RECORDS, type Service, type Vpc } from "../../api/schemas";
+import type { TestEmulator } from "../helpers/emulator";
+import { startConformanceEmulator } from "./helpers";
+
+const { ErrorBody } = STRICT_RECORDS;
 
 let emu: TestEmulator;
 let p: string;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startConformanceEmulator();
   p = emu.projectPath;
 });
 afterAll(() => emu.close());
@@ -28,13 +31,13 @@ async function vpcNames(): Promise<string[]> {
 }
 
 describe("fault rules", () => {
-  test("after: true on POST services creates the service but answers 500; the request log shows it", async () => {
+  it("after: true on POST services creates the service but answers 500; the request log shows it", async () => {
     await emu.setFaults({
       rules: [{ method: "POST", path: "/services$", count: 1, status: 500, after: true }],
     });
     const response = await emu.api("POST", `${p}/services`, { name: "ambiguous" });
     expect(response.status).toBe(500);
-    expect(ErrorBodySchema.parse(response.body).code).toBe("INTERNAL");
+    expect(ErrorBody.parse(response.body).code).toBe("INTERNAL");
     expect(await serviceNames()).toEqual(["ambiguous"]);
     expect(await emu.requests()).toContainEqual({
       method: "POST",
@@ -48,7 +51,7 @@ describe("fault rules", () => {
     expect((await emu.admin<{ rules: unknown[] }>("GET", "/faults")).body.rules).toEqual([]);
   });
 
-  test("a rule before processing fails `count` matching requests and changes nothing", async () => {
+  it("a rule before processing fails `count` matching requests and changes nothing", async () => {
     await emu.setFaults({ rules: [{ method: "POST", path: "/services$", count: 2, status: 503 }] });
     const statuses = [];
     for (let i = 0; i < 3; i++)
@@ -57,7 +60,7 @@ describe("fault rules", () => {
     expect(await serviceNames()).toEqual(["try-2"]);
   });
 
-  test("a rule only matches its method and path; `*` matches any method", async () => {
+  it("a rule only matches its method and path; `*` matches any method", async () => {
     await emu.setFaults({ rules: [{ method: "DELETE", path: "/vpcs/", status: 500, count: 5 }] });
     expect((await emu.api("POST", `${p}/vpcs`, VPC)).status).toBe(201);
     expect((await emu.api("GET", `${p}/vpcs`)).status).toBe(200);
@@ -67,15 +70,15 @@ describe("fault rules", () => {
     expect((await emu.api("GET", `${p}/services`)).status).toBe(200);
   });
 
-  test("a 429 carries Retry-After and the RATE_LIMITED code", async () => {
+  it("a 429 carries Retry-After and the RATE_LIMITED code", async () => {
     await emu.setFaults({ retryAfterSeconds: 7, rules: [{ method: "GET", path: "/vpcs$", status: 429 }] });
     const response = await emu.api("GET", `${p}/vpcs`);
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("7");
-    expect(ErrorBodySchema.parse(response.body).code).toBe("RATE_LIMITED");
+    expect(ErrorBody.parse(response.body).code).toBe("RATE_LIMITED");
   });
 
-  test("drop before processing: no answer, nothing created, logged with status 0", async () => {
+  it("drop before processing: no answer, nothing created, logged with status 0", async () => {
     await emu.setFaults({ rules: [{ method: "POST", path: "/vpcs$", drop: true }] });
     await expect(emu.api("POST", `${p}/vpcs`, VPC)).rejects.toThrow();
     expect(await vpcNames()).toEqual([]);
@@ -90,14 +93,14 @@ describe("fault rules", () => {
     ]);
   });
 
-  test("drop after processing: no answer, but the VPC was created", async () => {
+  it("drop after processing: no answer, but the VPC was created", async () => {
     await emu.setFaults({ rules: [{ method: "POST", path: "/vpcs$", drop: true, after: true }] });
     await expect(emu.api("POST", `${p}/vpcs`, VPC)).rejects.toThrow();
     expect(await vpcNames()).toEqual(["v"]);
     expect((await emu.requests()).find((r) => r.method === "POST")?.status).toBe(0);
   });
 
-  test("an invalid configuration is refused with 400 naming the field", async () => {
+  it("an invalid configuration is refused with 400 naming the field", async () => {
     for (const [config, field] of [
       [{ rules: [{ method: "GET", path: "(" }] }, "rules.0.path"],
       [{ rate: 2 }, "rate"],
@@ -106,15 +109,13 @@ describe("fault rules", () => {
     ] as const) {
       const response = await emu.admin("PUT", "/faults", config);
       expect(response.status).toBe(400);
-      expect(ErrorBodySchema.parse(response.body).message).toMatch(
-        new RegExp(`^${field.replace(".", "\\.")}: `),
-      );
+      expect(ErrorBody.parse(response.body).message).toMatch(new RegExp(`^${field.replace(".", "\\.")}: `));
     }
   });
 });
 
 describe("random faults", () => {
-  test("rate 1 fails every API request with one of the statuses; admin routes are never faulted", async () => {
+  it("rate 1 fails every API request with one of the statuses; admin routes are never faulted", async () => {
     await emu.setFaults({ rate: 1, statuses: [503] });
     for (let i = 0; i < 3; i++) expect((await emu.api("GET", `${p}/vpcs`)).status).toBe(503);
     expect((await emu.admin("GET", "/faults")).status).toBe(200);
@@ -123,19 +124,19 @@ describe("random faults", () => {
     expect((await emu.api("GET", `${p}/vpcs`)).status).toBe(200);
   });
 
-  test("dropRate 1 drops every API request", async () => {
+  it("dropRate 1 drops every API request", async () => {
     await emu.setFaults({ dropRate: 1 });
     await expect(emu.api("GET", `${p}/vpcs`)).rejects.toThrow();
   });
 
-  test("latencyMs delays every API request", async () => {
+  it("latencyMs delays every API request", async () => {
     await emu.setFaults({ latencyMs: 150 });
     const started = Date.now();
     expect((await emu.api("GET", `${p}/vpcs`)).status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(145);
   });
 
-  test("GET /_emulator/faults returns the configuration with defaults filled in", async () => {
+  it("GET /_emulator/faults returns the configuration with defaults filled in", async () => {
     await emu.setFaults({ rate: 0.25, rules: [{ path: "/services$" }] });
     expect((await emu.admin("GET", "/faults")).body).toEqual({
       rate: 0.25,
@@ -149,7 +150,7 @@ describe("random faults", () => {
 });
 
 describe("request log, reset, settings", () => {
-  test("logs API requests with their status, refused ones included, admin ones not; DELETE clears it", async () => {
+  it("logs API requests with their status, refused ones included, admin ones not; DELETE clears it", async () => {
     await emu.api("GET", `${p}/vpcs`);
     await emu.api("GET", `${p}/vpcs`, undefined, { auth: null });
     await emu.api("GET", "/projects/elsewhere/vpcs");
@@ -166,7 +167,7 @@ describe("request log, reset, settings", () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  test("reset drops every record, the log and the faults", async () => {
+  it("reset drops every record, the log and the faults", async () => {
     await emu.api("POST", `${p}/vpcs`, VPC);
     await emu.api("POST", `${p}/services`, { name: "gone-after-reset" });
     await emu.setFaults({ rules: [{ path: "/nothing", count: 3 }] });
@@ -177,7 +178,7 @@ describe("request log, reset, settings", () => {
     expect(await serviceNames()).toEqual([]);
   });
 
-  test("settings: transitionMs applies to actions accepted afterwards", async () => {
+  it("settings: transitionMs applies to actions accepted afterwards", async () => {
     expect((await emu.admin("GET", "/settings")).body).toEqual({ transitionMs: 30 });
     const set = await emu.admin("PUT", "/settings", { transitionMs: 0 });
     expect(set.body).toEqual({ transitionMs: 0 });
@@ -188,7 +189,7 @@ describe("request log, reset, settings", () => {
     await emu.setTransitionMs(30);
   });
 
-  test("admin routes need the same credentials", async () => {
+  it("admin routes need the same credentials", async () => {
     const response = await fetch(`${emu.origin}/_emulator/requests`);
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/^Basic/);

@@ -3,8 +3,9 @@
  * here) and no more, whatever the wall clock does. This is what a state file restart relies on:
  * states are computed from timestamps, not from timers.
  */
-import type { ReadReplicaSet, Service, VpcPeering } from "../../provider/client/schemas";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { ReadReplicaSet, Service, VpcPeering } from "../../api/schemas";
+import type { TestEmulator } from "../helpers/emulator";
+import { startConformanceEmulator } from "./helpers";
 
 const STEP = 1000;
 let clock = Date.parse("2030-01-01T00:00:00Z");
@@ -12,7 +13,7 @@ let emu: TestEmulator;
 let p: string;
 
 beforeAll(async () => {
-  emu = await startTestEmulator({ transitionMs: STEP, now: () => clock });
+  emu = await startConformanceEmulator({ transitionMs: STEP, now: () => clock });
   p = emu.projectPath;
 });
 afterAll(() => emu.close());
@@ -34,7 +35,7 @@ async function serviceStatus(id: string): Promise<string> {
   return response.status === 404 ? "gone" : response.body.status;
 }
 
-test("service: create, stop, start, resize, delete each take their steps, one transition each", async () => {
+it("service: create, stop, start, resize, delete each take their steps, one transition each", async () => {
   const created = (await emu.api<Service>("POST", `${p}/services`, { name: "timed" })).body;
   expect(created.created).toBe(new Date(clock).toISOString());
   const id = created.service_id;
@@ -51,7 +52,7 @@ test("service: create, stop, start, resize, delete each take their steps, one tr
   expect(await statusesOver(1, status)).toEqual(["DELETING", "DELETING", "gone"]);
 });
 
-test("replica set: creating -> active, resizing -> active, deleting -> gone", async () => {
+it("replica set: creating -> active, resizing -> active, deleting -> gone", async () => {
   const service = (await emu.api<Service>("POST", `${p}/services`, { name: "with-readers" })).body;
   clock += 2 * STEP;
   const sets = `${p}/services/${service.service_id}/replicaSets`;
@@ -67,7 +68,7 @@ test("replica set: creating -> active, resizing -> active, deleting -> gone", as
   expect(await statusesOver(1, status)).toEqual(["deleting", "deleting", "gone"]);
 });
 
-test("peering: pending -> active, and pending -> failed for an unreachable peer", async () => {
+it("peering: pending -> active, and pending -> failed for an unreachable peer", async () => {
   const vpc = (
     await emu.api<{ id: string }>("POST", `${p}/vpcs`, { name: "v", cidr: "10.0.0.0/16", region_code: "r" })
   ).body;

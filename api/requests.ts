@@ -1,0 +1,210 @@
+/**
+ * The request bodies of the API, validated strictly: a field the operation does not take fails, and
+ * so does a value outside the service's limits. The emulator answers 400 with these messages; the
+ * client refuses to send what they reject. Bodies the spec does not show are docs/api.md#requests.
+ *
+ * Rules that depend on stored state (HA counts against the current ones, a PITR time against the
+ * source's creation) are the service's, not the schemas'.
+ */
+import { z } from "zod";
+import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES } from "./enums";
+import {
+  CPU_MILLIS,
+  HA_REPLICAS,
+  MEMORY_GBS,
+  NAME_LENGTH,
+  PASSWORD_LENGTH,
+  REPLICA_SET_NODES,
+  describeRange,
+  inRange,
+  type WholeRange,
+} from "./limits";
+
+/**
+ * A whole number within `range`, as a JSON number or as a string of digits (docs/api.md#numbers):
+ * the service takes both, and newer clients send strings. The parsed value is a number; a bad value
+ * gets one message, naming the rule.
+ */
+function wholeNumber(range: WholeRange) {
+  const rule = `must be ${describeRange(range)}, as a number or a string of digits`;
+  return z.union([z.number(), z.string()], { error: rule }).transform((value, ctx) => {
+    const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+    if (inRange(n, range)) return n;
+    ctx.addIssue({ code: "custom", message: rule, input: value });
+    return z.NEVER;
+  });
+}
+
+/** A name of a service, replica set or VPC: any text within the length limit, kept as sent. */
+const nameInput = z
+  .string()
+  .min(NAME_LENGTH.min, "must not be empty")
+  .max(NAME_LENGTH.max!, `must be at most ${NAME_LENGTH.max} characters`);
+/** A non-empty identifier or code. */
+const idInput = z.string().min(1, "must not be empty");
+/** A map of arbitrary properties (analytics). */
+const properties = z.record(z.string(), z.unknown());
+/** A block in CIDR notation, IPv4 or IPv6 (the spec says CIDR, not which family). */
+const cidrInput = z
+  .string()
+  .refine(
+    (s) => z.cidrv4().safeParse(s).success || z.cidrv6().safeParse(s).success,
+    "must be a block in CIDR notation, e.g. 10.0.0.0/16",
+  );
+
+/**
+ * Requires at least one of `fields` in an object body; the message names the first. Changes that
+ * leave out a field keep its current value.
+ */
+function atLeastOne<T extends z.ZodObject>(schema: T, fields: readonly (keyof z.output<T> & string)[]) {
+  return schema.refine(
+    (body) => fields.some((field) => (body as Record<string, unknown>)[field] !== undefined),
+    { message: `at least one of ${fields.join(", ")} is required`, path: [fields[0]] },
+  );
+}
+
+/** Body of create service; only `name` is required (docs/api.md#requests). */
+export const CreateServiceRequestSchema = z.strictObject({
+  name: nameInput,
+  // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
+  addons: z.array(z.enum(ADDONS)).optional(),
+  region_code: idInput.optional(),
+  replica_count: wholeNumber(HA_REPLICAS).optional(),
+  cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+  memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+  environment_tag: z.enum(ENVIRONMENTS).optional(),
+});
+/** Body of create service, after parsing. */
+export type CreateServiceRequest = z.output<typeof CreateServiceRequestSchema>;
+
+/** Body of resize service: at least one of the sizes; the other stays as it is. */
+export const ResizeServiceRequestSchema = atLeastOne(
+  z.strictObject({
+    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+  }),
+  ["cpu_millis", "memory_gbs"],
+);
+/** Body of resize service, after parsing. */
+export type ResizeServiceRequest = z.output<typeof ResizeServiceRequestSchema>;
+
+/** Body of setHA: at least one of the two counts; the other stays as it is. */
+export const SetHaRequestSchema = atLeastOne(
+  z.strictObject({
+    replica_count: wholeNumber(HA_REPLICAS).optional(),
+    sync_replica_count: wholeNumber(HA_REPLICAS).optional(),
+  }),
+  ["replica_count", "sync_replica_count"],
+);
+/** Body of setHA, after parsing. */
+export type SetHaRequest = z.output<typeof SetHaRequestSchema>;
+
+/** Body of updatePassword. */
+export const UpdatePasswordRequestSchema = z.strictObject({
+  password: z.string().min(PASSWORD_LENGTH.min, `must be at least ${PASSWORD_LENGTH.min} characters`),
+});
+/** Body of updatePassword, after parsing. */
+export type UpdatePasswordRequest = z.output<typeof UpdatePasswordRequestSchema>;
+
+/** Body of setEnvironment, for a service and for a replica set. */
+export const SetEnvironmentRequestSchema = z.strictObject({
+  environment: z.enum(ENVIRONMENTS),
+});
+/** Body of setEnvironment, after parsing. */
+export type SetEnvironmentRequest = z.output<typeof SetEnvironmentRequestSchema>;
+
+/** Body of attachToVPC and detachFromVPC. */
+export const VpcAttachmentRequestSchema = z.strictObject({
+  vpc_id: idInput,
+});
+/** Body of attachToVPC and detachFromVPC, after parsing. */
+export type VpcAttachmentRequest = z.output<typeof VpcAttachmentRequestSchema>;
+
+/** Body of forkService: every field optional (the strategy is NOW when absent); `target_time` is required for PITR. */
+export const ForkServiceRequestSchema = z
+  .strictObject({
+    fork_strategy: z.enum(FORK_STRATEGIES).optional(),
+    target_time: z.iso.datetime({ offset: true }).optional(),
+    name: nameInput.optional(),
+    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+    environment_tag: z.enum(ENVIRONMENTS).optional(),
+  })
+  .refine((b) => b.fork_strategy !== "PITR" || b.target_time !== undefined, {
+    message: "is required when fork_strategy is PITR",
+    path: ["target_time"],
+  });
+/** Body of forkService, after parsing. */
+export type ForkServiceRequest = z.output<typeof ForkServiceRequestSchema>;
+
+/** Body of create read replica set. */
+export const CreateReplicaSetRequestSchema = z.strictObject({
+  name: nameInput,
+  nodes: wholeNumber(REPLICA_SET_NODES),
+  cpu_millis: wholeNumber(CPU_MILLIS),
+  memory_gbs: wholeNumber(MEMORY_GBS),
+});
+/** Body of create read replica set, after parsing. */
+export type CreateReplicaSetRequest = z.output<typeof CreateReplicaSetRequestSchema>;
+
+/** Body of resize read replica set: at least one of the three; the others stay as they are. */
+export const ResizeReplicaSetRequestSchema = atLeastOne(
+  z.strictObject({
+    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
+    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+    nodes: wholeNumber(REPLICA_SET_NODES).optional(),
+  }),
+  ["cpu_millis", "memory_gbs", "nodes"],
+);
+/** Body of resize read replica set, after parsing. */
+export type ResizeReplicaSetRequest = z.output<typeof ResizeReplicaSetRequestSchema>;
+
+/** Body of create VPC; the region is the service's default one when absent. */
+export const CreateVpcRequestSchema = z.strictObject({
+  name: nameInput,
+  cidr: cidrInput,
+  region_code: idInput.optional(),
+});
+/** Body of create VPC, after parsing. */
+export type CreateVpcRequest = z.output<typeof CreateVpcRequestSchema>;
+
+/** Body of rename VPC. */
+export const RenameVpcRequestSchema = z.strictObject({
+  name: nameInput,
+});
+/** Body of rename VPC, after parsing. */
+export type RenameVpcRequest = z.output<typeof RenameVpcRequestSchema>;
+
+/** Body of create VPC peering. */
+export const CreatePeeringRequestSchema = z.strictObject({
+  peer_account_id: idInput,
+  peer_region_code: idInput,
+  peer_vpc_id: idInput,
+});
+/** Body of create VPC peering, after parsing. */
+export type CreatePeeringRequest = z.output<typeof CreatePeeringRequestSchema>;
+
+/** Body of analytics identify. */
+export const IdentifyRequestSchema = z.strictObject({
+  properties: properties.optional(),
+});
+/** Body of analytics identify, after parsing. */
+export type IdentifyRequest = z.output<typeof IdentifyRequestSchema>;
+
+/** Body of analytics track. */
+export const TrackRequestSchema = z.strictObject({
+  event: z.string().min(1, "must not be empty"),
+  properties: properties.optional(),
+});
+/** Body of analytics track, after parsing. */
+export type TrackRequest = z.output<typeof TrackRequestSchema>;
+
+/**
+ * Formats zod issues as `field: message` lines, the form of 400 answers and of the client's request
+ * validation, so every failure names the offending field.
+ */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join(".") : "(body)"}: ${issue.message}`)
+    .join("; ");
+}

@@ -1,0 +1,267 @@
+/**
+ * The services of the emulated service, apart from HTTP (moto's "models"): one method per service
+ * operation, named like it in api/operations.ts, taking parsed request bodies and returning wire
+ * records. Which state allows what, and the states an action goes through, are lifecycle.ts's.
+ */
+import type {
+  Addon,
+  CreateServiceRequest,
+  Environment,
+  ForkServiceRequest,
+  ResizeServiceRequest,
+  Service,
+  ServiceType,
+  SetHaRequest,
+} from "../../api/schemas";
+import {
+  DATABASE_PORT,
+  DEFAULT_CPU_MILLIS,
+  DEFAULT_MEMORY_GBS,
+  DEFAULT_REGION_CODE,
+  ENDPOINT_DOMAIN,
+  POOLER_PORT,
+} from "../defaults";
+import { conflict, invalidField } from "../errors";
+import {
+  beginPausing,
+  beginProvisioning,
+  beginReconfiguring,
+  beginResuming,
+  beginServiceDeletion,
+  checkServiceAction,
+} from "../lifecycle";
+import { serviceView } from "../views";
+import { checkPassword, hashPassword, newService, resource, serviceHost } from "./records";
+import type { State } from "./state";
+
+/** The service operations of the emulated service. */
+export class ServiceModel {
+  constructor(private readonly state: State) {}
+
+  /** Every service of the project, oldest first. */
+  listServices(projectId: string): Service[] {
+    return this.state.project(projectId).services.map((s) => serviceView(s));
+  }
+
+  /** Creates a service (QUEUED); the answer is the only one besides fork with `initial_password`. */
+  createService(projectId: string, body: CreateServiceRequest): Service {
+    const project = this.state.project(projectId);
+    const now = this.state.now();
+    const { service, password } = newService({
+      projectId,
+      name: body.name,
+      regionCode: body.region_code ?? DEFAULT_REGION_CODE,
+      serviceType: serviceTypeOf(body.addons),
+      createdMs: now,
+      cpuMillis: body.cpu_millis ?? DEFAULT_CPU_MILLIS,
+      memoryGbs: body.memory_gbs ?? DEFAULT_MEMORY_GBS,
+      environment: body.environment_tag ?? "DEV",
+      replicaCount: body.replica_count ?? 0,
+      forkedFrom: null,
+    });
+    beginProvisioning(service, now, this.state.transitionMs);
+    project.services.push(service);
+    this.state.commit();
+    return serviceView(service, password);
+  }
+
+  /** One service. */
+  getService(projectId: string, serviceId: string): Service {
+    return serviceView(this.state.service(projectId, serviceId));
+  }
+
+  /** Deletes a service and its replica sets: DELETING, then gone. A repeat is accepted. */
+  deleteService(projectId: string, serviceId: string): void {
+    const service = this.state.service(projectId, serviceId);
+    if (checkServiceAction(service, "deleteService") === "noop") return;
+    beginServiceDeletion(service, this.state.now(), this.state.transitionMs);
+    this.state.commit();
+  }
+
+  /** Stops a READY service (PAUSING, then PAUSED); a paused or pausing one is left as it is. */
+  stopService(projectId: string, serviceId: string): Service {
+    const service = this.state.service(projectId, serviceId);
+    if (checkServiceAction(service, "stopService") === "run") {
+      beginPausing(service, this.state.now(), this.state.transitionMs);
+      this.state.commit();
+    }
+    return serviceView(service);
+  }
+
+  /** Starts a PAUSED service (RESUMING, then READY); a running or resuming one is left as it is. */
+  startService(projectId: string, serviceId: string): Service {
+    const service = this.state.service(projectId, serviceId);
+    if (checkServiceAction(service, "startService") === "run") {
+      beginResuming(service, this.state.now(), this.state.transitionMs);
+      this.state.commit();
+    }
+    return serviceView(service);
+  }
+
+  /**
+   * Resizes a READY service; a size left out keeps its current value. The new size shows in
+   * `resources` once READY again.
+   */
+  resizeService(projectId: string, serviceId: string, body: ResizeServiceRequest): void {
+    const service = this.state.service(projectId, serviceId);
+    checkServiceAction(service, "resizeService");
+    const [current] = service.resources;
+    const resized = resource(
+      body.cpu_millis ?? current?.spec.cpu_millis ?? DEFAULT_CPU_MILLIS,
+      body.memory_gbs ?? current?.spec.memory_gbs ?? DEFAULT_MEMORY_GBS,
+      current?.id,
+      current?.spec.volume_type,
+    );
+    beginReconfiguring(service, this.state.now(), this.state.transitionMs, { resources: [resized] });
+    this.state.commit();
+  }
+
+  /** Replaces the password of a READY or PAUSED service (kept hashed, never returned). */
+  updatePassword(projectId: string, serviceId: string, password: string): void {
+    const service = this.state.service(projectId, serviceId);
+    checkServiceAction(service, "updatePassword");
+    service.password_hash = hashPassword(password);
+    this.state.commit();
+  }
+
+  /** True when `password` is the service's current password (for in-process tests). */
+  verifyPassword(projectId: string, serviceId: string, password: string): boolean {
+    return checkPassword(this.state.service(projectId, serviceId).password_hash, password);
+  }
+
+  /** Sets `metadata.environment` at once, in any state but DELETING. Returns the message. */
+  setServiceEnvironment(projectId: string, serviceId: string, environment: Environment): string {
+    const service = this.state.service(projectId, serviceId);
+    checkServiceAction(service, "setServiceEnvironment");
+    service.metadata.environment = environment;
+    this.state.commit();
+    return `environment of service ${serviceId} set to ${environment}`;
+  }
+
+  /**
+   * Changes the HA replicas of a READY service; a count left out keeps its current value, and the
+   * synchronous replicas cannot outnumber the replicas. Takes effect once READY again.
+   */
+  setHA(projectId: string, serviceId: string, body: SetHaRequest): Service {
+    const service = this.state.service(projectId, serviceId);
+    const replicaCount = body.replica_count ?? service.ha_replicas.replica_count;
+    const syncReplicaCount = body.sync_replica_count ?? service.ha_replicas.sync_replica_count;
+    if (syncReplicaCount > replicaCount) {
+      throw invalidField(
+        "sync_replica_count",
+        `must not exceed replica_count (${syncReplicaCount} > ${replicaCount})`,
+      );
+    }
+    checkServiceAction(service, "setHA");
+    beginReconfiguring(service, this.state.now(), this.state.transitionMs, {
+      ha_replicas: { replica_count: replicaCount, sync_replica_count: syncReplicaCount },
+    });
+    this.state.commit();
+    return serviceView(service);
+  }
+
+  /** Enables the connection pooler (port 6432) of a READY or PAUSED service, at once. */
+  enablePooler(projectId: string, serviceId: string): string {
+    const service = this.state.service(projectId, serviceId);
+    checkServiceAction(service, "enablePooler");
+    service.connection_pooler = { endpoint: { host: serviceHost(service), port: POOLER_PORT } };
+    this.state.commit();
+    return `connection pooler of service ${serviceId} enabled`;
+  }
+
+  /** Disables the connection pooler of a READY or PAUSED service, at once. */
+  disablePooler(projectId: string, serviceId: string): string {
+    const service = this.state.service(projectId, serviceId);
+    checkServiceAction(service, "disablePooler");
+    service.connection_pooler = null;
+    this.state.commit();
+    return `connection pooler of service ${serviceId} disabled`;
+  }
+
+  /**
+   * Forks a READY service into a new one (QUEUED) of the same type, region and storage, with no
+   * HA replicas. PITR needs a `target_time` between the source's creation and now.
+   */
+  forkService(projectId: string, serviceId: string, body: ForkServiceRequest): Service {
+    const project = this.state.project(projectId);
+    const source = this.state.service(projectId, serviceId);
+    const now = this.state.now();
+    if (body.fork_strategy === "PITR" && body.target_time !== undefined) {
+      const target = Date.parse(body.target_time);
+      if (target > now) throw invalidField("target_time", "must not be in the future");
+      if (target < Date.parse(source.created)) {
+        throw invalidField("target_time", `must not be before the source was created (${source.created})`);
+      }
+    }
+    checkServiceAction(source, "forkService");
+    const [sourceResource] = source.resources;
+    const { service: fork, password } = newService({
+      projectId,
+      name: body.name ?? `${source.name}-fork`,
+      regionCode: source.region_code,
+      serviceType: source.service_type,
+      createdMs: now,
+      cpuMillis: body.cpu_millis ?? sourceResource?.spec.cpu_millis ?? DEFAULT_CPU_MILLIS,
+      memoryGbs: body.memory_gbs ?? sourceResource?.spec.memory_gbs ?? DEFAULT_MEMORY_GBS,
+      volumeType: sourceResource?.spec.volume_type,
+      environment: body.environment_tag ?? "DEV",
+      replicaCount: 0,
+      forkedFrom: { project_id: projectId, service_id: source.service_id, is_standby: false },
+    });
+    beginProvisioning(fork, now, this.state.transitionMs);
+    project.services.push(fork);
+    this.state.commit();
+    return serviceView(fork, password);
+  }
+
+  /**
+   * Attaches a READY service to a VPC of its region; `vpcEndpoint` appears once READY again.
+   * Attaching again to the same VPC changes nothing; another VPC needs a detach first.
+   */
+  attachToVpc(projectId: string, serviceId: string, vpcId: string): string {
+    const service = this.state.service(projectId, serviceId);
+    const vpc = this.state.vpc(projectId, vpcId, "vpc_id: ");
+    if (vpc.region_code !== service.region_code) {
+      throw invalidField(
+        "vpc_id",
+        `VPC ${vpcId} is in region ${vpc.region_code}, service ${serviceId} in ${service.region_code}`,
+      );
+    }
+    if (service.attached_vpc_id === vpcId) return `service ${serviceId} is already attached to VPC ${vpcId}`;
+    if (service.attached_vpc_id !== null) {
+      throw conflict(`service ${serviceId} is attached to VPC ${service.attached_vpc_id}; detach it first`);
+    }
+    checkServiceAction(service, "attachToVpc");
+    service.attached_vpc_id = vpcId;
+    beginReconfiguring(service, this.state.now(), this.state.transitionMs, {
+      vpcEndpoint: {
+        host: `${service.service_id}.${vpcId}.vpc.${ENDPOINT_DOMAIN}`,
+        port: DATABASE_PORT,
+        vpc_id: vpcId,
+      },
+    });
+    this.state.commit();
+    return `service ${serviceId} is being attached to VPC ${vpcId}`;
+  }
+
+  /** Detaches a READY service from the VPC it is attached to; `vpcEndpoint` goes once READY again. */
+  detachFromVpc(projectId: string, serviceId: string, vpcId: string): string {
+    const service = this.state.service(projectId, serviceId);
+    this.state.vpc(projectId, vpcId, "vpc_id: ");
+    if (service.attached_vpc_id !== vpcId) {
+      throw conflict(`service ${serviceId} is not attached to VPC ${vpcId}`);
+    }
+    checkServiceAction(service, "detachFromVpc");
+    service.attached_vpc_id = null;
+    beginReconfiguring(service, this.state.now(), this.state.transitionMs, { vpcEndpoint: null });
+    this.state.commit();
+    return `service ${serviceId} is being detached from VPC ${vpcId}`;
+  }
+}
+
+/** `time-series` (with or without `ai`) means TIMESERIESDB, `ai` alone VECTOR, none POSTGRES. */
+function serviceTypeOf(addons: readonly Addon[] | undefined): ServiceType {
+  if (addons?.includes("time-series")) return "TIMESERIESDB";
+  if (addons?.includes("ai")) return "VECTOR";
+  return "POSTGRES";
+}

@@ -1,0 +1,43 @@
+/**
+ * Registers the 34 operations of api/operations.ts on the server, one route each: the method and
+ * path of its row, its request body parsed with the row's schema (400 naming each field), its
+ * handler (handlers.ts), and the row's success status.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ZodType } from "zod";
+import {
+  OPERATIONS,
+  OPERATION_IDS,
+  type Operation,
+  type OperationId,
+  type ParsedRequestOf,
+} from "../../api/operations";
+import { parseBody } from "../validation";
+import type { RouteContext } from "./context";
+import { handlers, type Handler, type Params } from "./handlers";
+
+/** Registers every operation of the table (a fastify plugin; the API prefix is the caller's). */
+export async function apiRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
+  const handle = handlers(context);
+  for (const id of OPERATION_IDS) route(app, OPERATIONS[id], handle[id]);
+}
+
+/** The table's path template in fastify's syntax: `{service_id}` becomes `:service_id`. */
+function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+function route<Id extends OperationId>(app: FastifyInstance, op: Operation<Id>, handler: Handler<Id>): void {
+  const schema: ZodType | undefined = "request" in op ? op.request : undefined;
+  // A body whose fields are all optional may be left out altogether.
+  const emptyIsObject = schema?.safeParse({}).success ?? false;
+  app.route({
+    method: op.method,
+    url: fastifyPath(op.path),
+    handler: async (request, reply) => {
+      const body = schema ? parseBody(schema, request.body, emptyIsObject) : undefined;
+      const answer = handler(request.params as Params, body as ParsedRequestOf<Id>);
+      return reply.code(op.status).send(answer ?? undefined);
+    },
+  });
+}
