@@ -2,19 +2,30 @@
  * What every resource does alike against an emulator over real HTTP, as one table: delete
  * sends one DELETE, waits until gone and can be repeated; a resource deleted out of band reads
  * as gone; a create never duplicates (a record of the same identity is refused with import
- * advice, and a create POST whose answer is lost after the record was made adopts it). What is
- * particular to one resource lives in its own `<name>.test.ts`.
+ * advice, and a create POST whose answer is lost after the record was made adopts it); a create
+ * whose wait fails after the API accepted it keeps the resource in the stack; no error quotes
+ * the secret key. What is particular to one resource lives in its own `<name>.test.ts`.
  */
 import { PROVIDERS } from "../../provider/host";
 import type { ResourceKind } from "../../provider/kit/spec";
 import { TEST_TRANSITION_MS, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { drive, errorOf, pointProviderAt, recordCalls, type Props } from "../helpers/provider";
+import {
+  PROVIDER,
+  drive,
+  errorOf,
+  errorText,
+  pointProviderAt,
+  recordCalls,
+  type Props,
+} from "../helpers/provider";
+
+const SECRET_KEY = "shared-integration-secret-62e0f1";
 
 let emu: TestEmulator;
 let restoreEnv: () => void;
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ secretKey: SECRET_KEY });
   restoreEnv = pointProviderAt(emu);
 });
 afterAll(async () => {
@@ -64,12 +75,15 @@ interface Row {
   idOf(record: Record<string, unknown>): string;
   /** Sends a create through the API for a record the program's inputs describe. */
   rawCreate(parent: string | undefined): Promise<void>;
+  /** The create waits until the record settles (so a slow API can time it out). */
+  waits: boolean;
 }
 
 const P = "/projects/{project}";
 const ROWS: Row[] = [
   {
     kind: "service",
+    waits: true,
     parent: async () => undefined,
     inputs: () => ({
       name: "orders",
@@ -95,6 +109,7 @@ const ROWS: Row[] = [
   },
   {
     kind: "vpc",
+    waits: false,
     parent: async () => undefined,
     inputs: () => ({ name: "core", cidr: "10.0.0.0/16", regionCode: "us-east-1" }),
     collection: () => `${emu.projectPath}/vpcs`,
@@ -105,6 +120,7 @@ const ROWS: Row[] = [
   },
   {
     kind: "read-replica-set",
+    waits: true,
     parent: readyService,
     inputs: (serviceId) => ({ serviceId, name: "readers", nodes: 1, cpuMillis: 500, memoryGbs: 2 }),
     collection: (serviceId) => `${emu.projectPath}/services/${serviceId}/replicaSets`,
@@ -118,6 +134,7 @@ const ROWS: Row[] = [
   },
   {
     kind: "vpc-peering",
+    waits: true,
     parent: vpc,
     inputs: (vpcId) => ({
       vpcId,
@@ -198,4 +215,33 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
       expect(all.map(row.idOf)).toEqual([state.id.split("/").pop()]);
     },
   );
+
+  if (row.waits) {
+    it("a create past its timeout fails with the id, properties (with __provider) and reasons", async () => {
+      await emu.setTransitionMs(600);
+      const error = await errorOf(resources.create({ ...row.inputs(parent), __timeouts: { create: 50 } }));
+      const [record] = await list();
+      expect(error.id).toBe(parent ? `${parent}/${row.idOf(record)}` : row.idOf(record));
+      expect(error.message).toMatch(/timed out after .* waiting for .*customTimeouts/);
+      expect(error.reasons).toEqual([error.message]);
+      expect(error.properties).toMatchObject({ __provider: PROVIDER, __timeouts: { create: 50 } });
+      expect(await list()).toHaveLength(1);
+    });
+  }
+
+  it("errors of refused calls quote neither the secret key nor the Authorization header", async () => {
+    const state = await resources.create(row.inputs(parent));
+    await emu.setFaults({ rules: [{ method: "*", path: "/projects/", count: 1000, status: 403 }] });
+    const errors = [
+      await errorOf(resources.create(row.inputs(parent))),
+      await errorOf(resources.read(state.id, state.outs)),
+      await errorOf(resources.delete(state)),
+    ];
+    const token = Buffer.from(`${emu.credentials.publicKey}:${SECRET_KEY}`).toString("base64");
+    for (const error of errors) {
+      expect(error.message).toMatch(/HTTP 403/);
+      expect(errorText(error)).not.toContain(SECRET_KEY);
+      expect(errorText(error)).not.toContain(token);
+    }
+  });
 });
