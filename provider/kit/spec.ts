@@ -44,7 +44,7 @@ export interface ResourceSpec<P extends string = string> extends DiffFacts {
 export interface OpContext<P extends string> {
   /** The client of this provider process. */
   api: MdbApi;
-  /** Where the resource lives (for a create, its parents only; its own id is empty). */
+  /** Where the resource lives (before a create has made it: its project and parents only). */
   ref: ResourceRef<P>;
   /** When the operation must be done, `Date.now()` milliseconds. */
   deadline: number;
