@@ -5,13 +5,13 @@
  * Records come back camelCase, mapped by the resource modules' own output functions.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { MdbApi } from "./client/api";
-import { ConfigSource, ProviderConfig, resolveConfig } from "./config";
+import { ConfigSource, resolveConfig } from "./config";
+import { withoutUndefined } from "./kit/outputs";
 import { ReadReplicaSetOutputs, replicaSetOutputs } from "./resources/read-replica-set";
 import { ServiceOutputs, serviceOutputs } from "./resources/service";
 import { VpcOutputs, vpcOutputs } from "./resources/vpc";
 import { VpcPeeringOutputs, peeringOutputs } from "./resources/vpc-peering";
-import { withoutUndefined } from "./resources/clean";
+import { ApiSession } from "./runtime";
 
 // ---------------------------------------------------------------------------------------
 // Client of the program process
@@ -24,17 +24,11 @@ function stackConfig(): ConfigSource {
   return { get: (key) => config.get(key.replace(/^mdb:/, "")) };
 }
 
-let client: { api: MdbApi; config: ProviderConfig; keyProject?: Promise<string> } | undefined;
+let session: ApiSession | undefined;
 
-function getClient(): NonNullable<typeof client> {
-  if (!client) {
-    const config = resolveConfig(stackConfig());
-    client = {
-      config,
-      api: new MdbApi({ baseUrl: config.apiUrl, publicKey: config.publicKey, secretKey: config.secretKey }),
-    };
-  }
-  return client;
+function getClient(): ApiSession {
+  session ??= new ApiSession(resolveConfig(stackConfig()));
+  return session;
 }
 
 /**
@@ -42,7 +36,7 @@ function getClient(): NonNullable<typeof client> {
  * environment again (for programs and tests that change them).
  */
 export function resetFunctionsClient(): void {
-  client = undefined;
+  session = undefined;
 }
 
 /**
@@ -50,17 +44,8 @@ export function resetFunctionsClient(): void {
  * `MDB_PROJECT_ID`, else the project the API key belongs to (asked once, `GET /auth/info`).
  * The same precedence as the resources.
  */
-export async function resolveFunctionsProjectId(own?: string): Promise<string> {
-  if (own) return own;
-  const current = getClient();
-  if (current.config.projectId) return current.config.projectId;
-  current.keyProject ??= current.api.getAuthInfo().then((info) => info.apiKey.project.id);
-  try {
-    return await current.keyProject;
-  } catch (error) {
-    current.keyProject = undefined;
-    throw error;
-  }
+export function resolveFunctionsProjectId(own?: string): Promise<string> {
+  return getClient().projectId(own);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,53 +1,70 @@
 /**
- * State of the provider process: the configuration handed over by the dynamic provider's
- * `configure` hook, the API client built from it, and the project a resource lives in.
- * Lives in the process that runs the provider (Pulumi's dynamic provider host), never in state.
+ * State of a process that calls the API: the provider host (configuration handed over by the
+ * dynamic provider's `configure` hook) and a program using the functions (its stack config).
+ * Holds the client built from the settings and the project a call is about. Never in state.
  */
 import { MdbApi } from "./client/api";
 import { ConfigSource, ProviderConfig, resolveConfig } from "./config";
 
+/** A client built from resolved settings, and the project calls default to. */
+export class ApiSession {
+  /** The API client. */
+  readonly api: MdbApi;
+  private keyProject?: Promise<string>;
+
+  constructor(
+    /** The settings the client was built from. */
+    readonly config: ProviderConfig,
+  ) {
+    this.api = new MdbApi({
+      baseUrl: config.apiUrl,
+      publicKey: config.publicKey,
+      secretKey: config.secretKey,
+    });
+  }
+
+  /**
+   * The project of a call: `own` when given, else `mdb:projectId` / `MDB_PROJECT_ID`, else the
+   * project the API key belongs to (asked once, `GET /auth/info`; asked again after a failure).
+   */
+  async projectId(own?: string): Promise<string> {
+    if (own) return own;
+    if (this.config.projectId) return this.config.projectId;
+    this.keyProject ??= this.api.getAuthInfo().then((info) => info.apiKey.project.id);
+    try {
+      return await this.keyProject;
+    } catch (error) {
+      this.keyProject = undefined;
+      throw error;
+    }
+  }
+}
+
 let stackConfig: ConfigSource | undefined;
-let client: { api: MdbApi; config: ProviderConfig } | undefined;
-let keyProject: Promise<string> | undefined;
+let session: ApiSession | undefined;
 
 /** Keeps the stack config given by the dynamic provider's `configure` hook. */
 export function configureRuntime(config: ConfigSource | undefined): void {
   stackConfig = config;
-  client = undefined;
-  keyProject = undefined;
+  session = undefined;
 }
 
-/** The API client of this process, built once from stack config and the environment. */
+function providerSession(): ApiSession {
+  session ??= new ApiSession(resolveConfig(stackConfig));
+  return session;
+}
+
+/** The API client of the provider process, built once from stack config and the environment. */
 export function getApi(): MdbApi {
-  return getClient().api;
-}
-
-function getClient(): { api: MdbApi; config: ProviderConfig } {
-  if (!client) {
-    const config = resolveConfig(stackConfig);
-    client = {
-      config,
-      api: new MdbApi({ baseUrl: config.apiUrl, publicKey: config.publicKey, secretKey: config.secretKey }),
-    };
-  }
-  return client;
+  return providerSession().api;
 }
 
 /**
  * The project of a resource: its own `projectId` input, else `mdb:projectId` /
- * `MDB_PROJECT_ID`, else the project the API key belongs to (asked once, `GET /auth/info`).
+ * `MDB_PROJECT_ID`, else the project the API key belongs to (see {@link ApiSession.projectId}).
  */
-export async function resolveProjectId(own?: string): Promise<string> {
-  if (own) return own;
-  const { config, api } = getClient();
-  if (config.projectId) return config.projectId;
-  keyProject ??= api.getAuthInfo().then((info) => info.apiKey.project.id);
-  try {
-    return await keyProject;
-  } catch (error) {
-    keyProject = undefined;
-    throw error;
-  }
+export function resolveProjectId(own?: string): Promise<string> {
+  return providerSession().projectId(own);
 }
 
 /**

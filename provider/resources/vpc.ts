@@ -1,29 +1,22 @@
 /**
- * `Vpc`: a virtual private cloud that services attach to and peerings connect. Inputs,
- * outputs, check, diff, CRUD and the resource class. A VPC is created synchronously (201
- * with the record); only its name can change in place (see {@link VPC_RULES}).
+ * `Vpc`: a virtual private cloud that services attach to and peerings connect. What is its
+ * own: args, the CIDR rule, diff rules (only the name changes in place), record -> outputs,
+ * the create and delete calls; the kit does the rest. A VPC is created synchronously (201
+ * with the record), and a delete refused while it is in use is tried again.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
-import type { MdbApi } from "../client/api";
-import { MdbApiError } from "../client/errors";
 import type { BackoffPolicy } from "../client/backoff";
 import type { Vpc as VpcRecord } from "../client/schemas";
-import { configureRuntime, getApi, progress, resolveProjectId } from "../runtime";
-import { WaitError, formatDuration, waitFor } from "../wait";
-import { checkInputs } from "./check";
-import { withoutUndefined } from "./clean";
-import { DiffRule, diffByRules } from "./diff";
-import { adoptIfImported } from "./adopt";
-import { isGone, unlessGone } from "./gone";
-import { lazyProvider } from "./lazy";
-import { registration } from "./register";
-import { PROJECT_INPUT, stateOf, timeoutsOf } from "./timeouts";
-
-// ---------------------------------------------------------------------------------------
-// Inputs and outputs
-// ---------------------------------------------------------------------------------------
+import { unlessGone } from "../kit/delete";
+import { DiffRule, PROJECT_DIFF_RULE } from "../kit/diff";
+import { legacyEntry } from "../kit/entry";
+import { nonEmpty, projectIdField, resourceName } from "../kit/fields";
+import { resourceProvider } from "../kit/lifecycle";
+import { TYPE_MODULE, registration } from "../kit/register";
+import type { ResourceOps, ResourceSpec } from "../kit/spec";
+import { progress } from "../runtime";
 
 /** Inputs of a {@link Vpc}. */
 export interface VpcArgs {
@@ -62,11 +55,9 @@ export function ipv4CidrProblem(text: string): string | undefined {
   return undefined;
 }
 
-const nonEmpty = z.string().trim().min(1, "must not be empty");
-
 const VpcFieldsSchema = z.object({
-  projectId: nonEmpty.optional(),
-  name: nonEmpty.max(128, "must be at most 128 characters"),
+  projectId: projectIdField,
+  name: resourceName,
   cidr: z.string({ message: "must be a string" }).superRefine((cidr, ctx) => {
     const problem = ipv4CidrProblem(cidr);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
@@ -88,21 +79,26 @@ export interface VpcOutputs extends VpcInputs {
   projectId: string;
 }
 
-// ---------------------------------------------------------------------------------------
-// Diff
-// ---------------------------------------------------------------------------------------
-
-/** What each input change does: the name is renamed in place, the rest replaces the VPC. */
-export const VPC_RULES: Record<string, DiffRule> = {
-  projectId: { change: "replace", equals: (d, o) => d === undefined || d === o },
+/** Diff rules of a VPC: the name is renamed in place, the rest replaces it. */
+export const VPC_DIFF_RULES: Record<keyof VpcInputs, DiffRule> = {
+  projectId: PROJECT_DIFF_RULE,
   name: { change: "update" },
   cidr: { change: "replace" },
   regionCode: { change: "replace" },
 };
 
-// ---------------------------------------------------------------------------------------
-// Mapping records to outputs
-// ---------------------------------------------------------------------------------------
+/** The facts of {@link Vpc} that the kit reads. */
+export const VPC_SPEC: ResourceSpec<"vpcId"> = {
+  kind: "vpc",
+  typeName: "Vpc",
+  label: "VPC",
+  inputs: VpcInputsSchema,
+  diffRules: VPC_DIFF_RULES,
+  stables: ["vpcId", "projectId"],
+  id: { label: "VPC", parts: ["vpcId"] },
+  naming: "generated",
+  outputNames: ["projectId"],
+};
 
 /** The outputs a VPC record shows; the record does not name its project. */
 export function vpcOutputs(record: VpcRecord, projectId: string): VpcOutputs {
@@ -115,28 +111,6 @@ export function vpcOutputs(record: VpcRecord, projectId: string): VpcOutputs {
   };
 }
 
-/** Inputs that reproduce an observed VPC, so an imported or refreshed one shows no diff. */
-function inputsOf(out: VpcOutputs, projectInput: unknown): Record<string, unknown> {
-  return withoutUndefined({
-    projectId: projectInput ?? undefined,
-    name: out.name,
-    cidr: out.cidr,
-    regionCode: out.regionCode,
-  });
-}
-
-/** Reads an id of a VPC: `vpcId`, or `projectId/vpcId`. */
-export function parseVpcId(id: string): { projectId?: string; vpcId: string } {
-  const parts = id.split("/");
-  if (parts.length > 2 || parts.some((p) => p === ""))
-    throw new Error(`"${id}" is not a VPC id: use "<vpcId>" or "<projectId>/<vpcId>"`);
-  return parts.length === 2 ? { projectId: parts[0], vpcId: parts[1] } : { vpcId: parts[0] };
-}
-
-// ---------------------------------------------------------------------------------------
-// Update plan
-// ---------------------------------------------------------------------------------------
-
 /** One API action of an update. */
 export type VpcStep = { action: "rename"; name: string };
 
@@ -145,182 +119,52 @@ export function planVpcUpdate(have: VpcOutputs, want: VpcInputs): VpcStep[] {
   return have.name !== want.name ? [{ action: "rename", name: want.name }] : [];
 }
 
-// ---------------------------------------------------------------------------------------
-// Create: never a duplicate
-// ---------------------------------------------------------------------------------------
-
-/** True when `record` is the VPC a create with `want` would make: same name, block and region. */
-function isSameVpc(record: VpcRecord, want: VpcInputs): boolean {
-  return record.name === want.name && record.cidr === want.cidr && record.region_code === want.regionCode;
-}
-
-/**
- * Sends the create and returns the new record. Before sending, a VPC with the same name,
- * block and region is looked for: one an interrupted run created is adopted when the name was
- * generated by us, and refused with advice otherwise. After an ambiguous failure, the list is
- * read again before resending.
- */
-async function createOnce(
-  api: MdbApi,
-  projectId: string,
-  want: VpcInputs,
-  autoNamed: boolean,
-): Promise<VpcRecord> {
-  const before = await api.listVpcs(projectId);
-  const found = before.find((v) => isSameVpc(v, want));
-  if (found) {
-    if (autoNamed) {
-      progress(`VPC ${want.name} already exists as ${found.id} (an interrupted run?); adopting it`);
-      return found;
-    }
-    throw new Error(
-      `a VPC named "${want.name}" (${want.cidr}, ${want.regionCode}) already exists in project ${projectId} ` +
-        `with id ${found.id}. Adopt it with the resource option { import: "${found.id}" }, or choose another name`,
-    );
-  }
-  const known = new Set(before.map((v) => v.id));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await api.createVpc(projectId, {
-        name: want.name,
-        cidr: want.cidr,
-        regionCode: want.regionCode,
-      });
-    } catch (error) {
-      if (!(error instanceof MdbApiError) || !error.ambiguous || attempt >= 4) throw error;
-      progress(`create of VPC ${want.name} met ${error.code}; checking whether it was created`);
-      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
-      const made = (await api.listVpcs(projectId)).find((v) => isSameVpc(v, want) && !known.has(v.id));
-      if (made) return made;
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------
-// Delete: wait while the VPC is still in use
-// ---------------------------------------------------------------------------------------
-
 /** How often a delete refused with 409 (VPC in use) is tried again: 0.5 s growing to 5 s. */
 export const VPC_DELETE_RETRY: BackoffPolicy = { initialMs: 500, maxMs: 5_000, factor: 2, jitter: 0.3 };
 
-/**
- * Deletes a VPC. 404 means already gone. 409 means a service or peering still uses it, which
- * may be a detach or peering delete still settling: the delete is tried again with backoff until
- * `timeoutMs`, then fails quoting the API's reason.
- */
-async function deleteWhenUnused(api: MdbApi, projectId: string, vpcId: string, timeoutMs: number) {
-  let refusal: MdbApiError | undefined;
-  const start = Date.now();
-  try {
-    await waitFor(
-      async () => {
-        try {
-          await api.deleteVpc(projectId, vpcId);
-          return { deleted: true, why: "" };
-        } catch (error) {
-          if (isGone(error)) return { deleted: true, why: "" };
-          if (error instanceof MdbApiError && error.isConflict) {
-            refusal = error;
-            return { deleted: false, why: error.apiMessage };
-          }
-          throw error;
-        }
-      },
-      (v) => (v.deleted ? { done: true } : { done: false, state: `still in use: ${v.why}` }),
-      { what: `VPC ${vpcId} to be deleted`, timeoutMs, poll: VPC_DELETE_RETRY, onProgress: progress },
-    );
-  } catch (error) {
-    if (error instanceof WaitError && error.kind === "timeout" && refusal) {
-      throw new Error(
-        `cannot delete VPC ${vpcId}: it is still in use after ${formatDuration(Date.now() - start)} of retries ` +
-          `(${refusal.apiMessage}). Detach the services attached to it and delete its peerings, then run ` +
-          "the command again; the customTimeouts option raises the wait",
-        { cause: error },
-      );
-    }
-    throw error;
-  }
-}
-
-// ---------------------------------------------------------------------------------------
-// Provider implementation
-// ---------------------------------------------------------------------------------------
-
-function asInputs(raw: Record<string, unknown>): VpcInputs {
-  return VpcInputsSchema.parse(raw);
-}
-
-/** The provider functions of {@link Vpc}; loaded in the provider host by {@link lazyProvider}. */
-export const impl = {
-  async configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
-    configureRuntime(req.config);
-  },
-
-  async check(
-    _olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ): Promise<pulumi.dynamic.CheckResult> {
-    return checkInputs(VpcInputsSchema, news);
-  },
-
-  async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
-    return diffByRules(olds, news, VPC_RULES, ["vpcId", "projectId"]);
-  },
-
-  async create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
-    const adopted = await adoptIfImported(impl, "VPC", inputs);
-    if (adopted) return adopted;
-    const want = asInputs(inputs);
-    const api = getApi();
-    const projectId = await resolveProjectId(want.projectId);
-    const record = await createOnce(api, projectId, want, inputs.__autoNamed === true);
-    progress(`VPC ${want.name} created as ${record.id}`);
-    return { id: record.id, outs: stateOf(vpcOutputs(record, projectId), inputs) };
-  },
-
-  async read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
-    const ref = parseVpcId(id);
-    const api = getApi();
-    const projectId = await resolveProjectId(ref.projectId ?? (props?.projectId as string | undefined));
-    const record = await unlessGone(api.getVpc(projectId, ref.vpcId));
-    if (!record) return {};
-    const outs = vpcOutputs(record, projectId);
-    return {
-      id: record.id,
-      props: stateOf(outs, props ?? {}),
-      inputs: inputsOf(outs, props?.[PROJECT_INPUT]),
-    };
-  },
-
-  async update(
-    id: string,
-    olds: Record<string, unknown>,
-    news: Record<string, unknown>,
-  ): Promise<pulumi.dynamic.UpdateResult> {
-    const want = asInputs(news);
-    const ref = parseVpcId(id);
-    const api = getApi();
-    const projectId = await resolveProjectId((olds.projectId as string | undefined) ?? ref.projectId);
-    // Plan from the VPC as it is now, not as the state remembers it.
-    let record = await api.getVpc(projectId, ref.vpcId);
-    for (const step of planVpcUpdate(vpcOutputs(record, projectId), want)) {
+const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId", VpcStep> = {
+  find: (api, ref) => unlessGone(api.getVpc(ref.projectId, ref.vpcId)),
+  recordId: (record) => record.id,
+  outputs: (record, ref) => vpcOutputs(record, ref.projectId),
+  plan: planVpcUpdate,
+  async run({ api, ref }, steps) {
+    let record: VpcRecord | undefined;
+    for (const step of steps) {
       progress(`VPC ${ref.vpcId}: ${step.action} to ${step.name}`);
-      record = await api.renameVpc(projectId, ref.vpcId, step.name);
+      record = await api.renameVpc(ref.projectId, ref.vpcId, step.name);
     }
-    return { outs: stateOf(vpcOutputs(record, projectId), news) };
+    return record;
   },
-
-  async delete(id: string, props: Record<string, unknown>): Promise<void> {
-    const ref = parseVpcId(id);
-    const api = getApi();
-    const projectId = await resolveProjectId((props.projectId as string | undefined) ?? ref.projectId);
-    await deleteWhenUnused(api, projectId, ref.vpcId, timeoutsOf(props).delete);
+  create: {
+    what: (want) => `VPC ${want.name}`,
+    list: ({ api, ref }) => api.listVpcs(ref.projectId),
+    // Same name, block and region.
+    same: (record, want) =>
+      record.name === want.name && record.cidr === want.cidr && record.region_code === want.regionCode,
+    send: ({ api, ref }, want) =>
+      api.createVpc(ref.projectId, { name: want.name, cidr: want.cidr, regionCode: want.regionCode }),
+    refusal: (found, want, { ref }) =>
+      `a VPC named "${want.name}" (${want.cidr}, ${want.regionCode}) already exists in project ` +
+      `${ref.projectId} with id ${found.id}`,
+    otherwise: "choose another name",
+  },
+  remove: (api, ref) => api.deleteVpc(ref.projectId, ref.vpcId),
+  removedAtOnce: true,
+  // A 409 means a service or peering still uses it, maybe a detach or delete still settling.
+  whileInUse: {
+    poll: VPC_DELETE_RETRY,
+    advice: "Detach the services attached to it and delete its peerings",
   },
 };
 
-// ---------------------------------------------------------------------------------------
-// Resource class
-// ---------------------------------------------------------------------------------------
+/** The provider functions of {@link Vpc}, as the dispatch map in `../host.ts` holds them. */
+export const VPC_PROVIDER = resourceProvider(VPC_SPEC, VPC_OPS);
+
+/**
+ * STATE CONTRACT (see `../kit/entry.ts`): stacks written by 0.1.0 load this module,
+ * `dist/provider/resources/vpc`, and call its `impl`. Never move, rename or remove it.
+ */
+export const impl = legacyEntry("vpc");
 
 /**
  * A VPC. Created at once; deleting waits (up to the delete timeout) while services or
@@ -339,8 +183,8 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly regionCode: pulumi.Output<string>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    const { props, opts: rest } = registration(name, args, opts, { outputs: ["projectId"], autoName: true });
-    super(lazyProvider("vpc"), name, props, rest, "mdb", "Vpc");
+    const r = registration(VPC_SPEC, name, args, opts);
+    super(r.provider, name, r.props, r.opts, TYPE_MODULE, VPC_SPEC.typeName);
     // The VPC id never changes in place. Taken from the resource id, it stays known while a
     // rename is previewed, so services and peerings in the VPC do not show a spurious change.
     this.vpcId = this.id;

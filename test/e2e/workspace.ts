@@ -44,8 +44,11 @@ export class EmulatorProcess {
     readonly url: string,
   ) {}
 
-  /** Starts `node dist/emulator/cli.js` on a free port and waits for its listening line. */
-  static async start(transitionMs = 40): Promise<EmulatorProcess> {
+  /**
+   * Starts `node dist/emulator/cli.js` on a free port and waits for its listening line.
+   * `stateFile` keeps the emulator's records in that JSON file (`--state-file`).
+   */
+  static async start(transitionMs = 40, options: { stateFile?: string } = {}): Promise<EmulatorProcess> {
     const child = spawn(
       process.execPath,
       [
@@ -60,6 +63,7 @@ export class EmulatorProcess {
         E2E_KEYS.secretKey,
         "--project-id",
         E2E_KEYS.projectId,
+        ...(options.stateFile ? ["--state-file", options.stateFile] : []),
       ],
       { stdio: ["ignore", "pipe", "ignore"] },
     );
@@ -149,8 +153,9 @@ export class Workspace {
   ) {}
 
   /**
-   * Copies `examples/<example>` to a fresh folder, links the dependencies installed from the
-   * packed tarball, and points Pulumi at a local backend and the emulator at `apiUrl`.
+   * Copies `examples/<example>` (or the program folder at the absolute path `example`) to a
+   * fresh folder, links the dependencies installed from the packed tarball, and points Pulumi
+   * at a local backend and the emulator at `apiUrl`.
    */
   static create(example: string, apiUrl: string): Workspace {
     const work = process.env.MDB_E2E_WORK;
@@ -158,8 +163,9 @@ export class Workspace {
     const bin = process.env.MDB_E2E_PULUMI_BIN;
     if (!work || !nodeModules || !bin)
       throw new Error("the e2e global setup did not run (test/e2e/setup.ts)");
-    const dir = fs.mkdtempSync(path.join(work, `${example}-`));
-    fs.cpSync(path.join(root, "examples", example), dir, { recursive: true });
+    const source = path.isAbsolute(example) ? example : path.join(root, "examples", example);
+    const dir = fs.mkdtempSync(path.join(work, `${path.basename(source)}-`));
+    fs.cpSync(source, dir, { recursive: true });
     fs.symlinkSync(nodeModules, path.join(dir, "node_modules"), "dir");
     fs.mkdirSync(path.join(dir, ".state"));
     const env: NodeJS.ProcessEnv = {

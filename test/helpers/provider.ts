@@ -1,5 +1,5 @@
 /**
- * Drives a resource's provider functions (`impl` of `provider/resources/<name>.ts`) the way the
+ * Drives a resource's provider functions (`PROVIDERS[kind]` of `provider/host.ts`) the way the
  * Pulumi engine and the dynamic provider host do, against a test emulator:
  *
  * - `pointProviderAt(emu)` sets `MDB_*` in the environment and forgets cached clients;
@@ -17,7 +17,7 @@
  * ```ts
  * const emu = await startTestEmulator();
  * const restore = pointProviderAt(emu);
- * const vpcs = drive(vpcImpl);
+ * const vpcs = drive(PROVIDERS.vpc);
  * const vpc = await vpcs.create({ name: "a", cidr: "10.0.0.0/16", regionCode: "us-east-1" });
  * const { calls } = await recordCalls(emu, () => vpcs.update(vpc, { ...vpc.inputs, name: "b" }));
  * expect(calls).toEqual(["POST /projects/{project}/vpcs/{vpc}/rename"]);
@@ -38,7 +38,7 @@ const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as {
 /** A property bag, as the engine passes inputs and outputs. */
 export type Props = Record<string, unknown>;
 
-/** The provider functions a resource module exports as `impl`. */
+/** The provider functions of a resource kind, as the dispatch map in `provider/host.ts` holds them. */
 export interface ProviderImpl {
   configure?(req: pulumi.dynamic.ConfigureRequest): Promise<void>;
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;

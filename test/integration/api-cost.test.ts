@@ -3,12 +3,14 @@
  * (300 ms each): polling must notice the settled state without hammering the API.
  * Prints the counts (figures for the docs) and bounds them.
  */
-import { impl as serviceImpl } from "../../provider/resources/service";
-import { impl as vpcImpl } from "../../provider/resources/vpc";
-import { impl as replicaSetImpl } from "../../provider/resources/read-replica-set";
-import { impl as peeringImpl } from "../../provider/resources/vpc-peering";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { drive, pointProviderAt } from "../helpers/provider";
+import { PROVIDERS } from "../../provider/host";
+
+const serviceImpl = PROVIDERS.service;
+const vpcImpl = PROVIDERS.vpc;
+const replicaSetImpl = PROVIDERS["read-replica-set"];
+const peeringImpl = PROVIDERS["vpc-peering"];
 
 const STEP_MS = 300;
 let emu: TestEmulator;
@@ -38,7 +40,7 @@ async function cost<T>(
   return { result, gets, writes };
 }
 
-test("API calls per operation stay within two GETs a second of waiting", async () => {
+it("API calls per operation stay within two GETs a second of waiting", async () => {
   const services = drive(serviceImpl);
   const vpcs = drive(vpcImpl);
   const sets = drive(replicaSetImpl);

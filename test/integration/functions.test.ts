@@ -98,7 +98,7 @@ afterEach(async () => {
 });
 
 describe("each invoke returns the API's data camelCase", () => {
-  test("getAuthInfo: the key, its project and its issuer", async () => {
+  it("getAuthInfo: the key, its project and its issuer", async () => {
     const info = await getAuthInfo();
     expect(info).toEqual({
       type: "apiKey",
@@ -111,7 +111,7 @@ describe("each invoke returns the API's data camelCase", () => {
     expect(JSON.stringify(info)).not.toContain(SECRET_KEY);
   });
 
-  test("getService and listServices: the service's settings, endpoint and replica sets, no password", async () => {
+  it("getService and listServices: the service's settings, endpoint and replica sets, no password", async () => {
     const service = await getService({ serviceId });
     expect(service).toMatchObject({
       serviceId,
@@ -137,7 +137,7 @@ describe("each invoke returns the API's data camelCase", () => {
     expect(all).toEqual([service]);
   });
 
-  test("listReadReplicaSets: the sets of a service", async () => {
+  it("listReadReplicaSets: the sets of a service", async () => {
     const sets = await listReadReplicaSets({ serviceId });
     expect(sets).toEqual([
       {
@@ -156,7 +156,7 @@ describe("each invoke returns the API's data camelCase", () => {
     ]);
   });
 
-  test("getVpc and listVpcs", async () => {
+  it("getVpc and listVpcs", async () => {
     const vpc = await getVpc({ vpcId });
     expect(vpc).toEqual({
       vpcId,
@@ -168,7 +168,7 @@ describe("each invoke returns the API's data camelCase", () => {
     expect(await listVpcs()).toEqual([vpc]);
   });
 
-  test("getVpcPeering and listVpcPeerings", async () => {
+  it("getVpcPeering and listVpcPeerings", async () => {
     const peering = await emu.waitFor(
       () => getVpcPeering({ vpcId, peeringId }),
       (p) => p.status === "active",
@@ -187,7 +187,7 @@ describe("each invoke returns the API's data camelCase", () => {
     expect(await listVpcPeerings({ vpcId })).toEqual([peering]);
   });
 
-  test("identify and track: one POST each, the API's status", async () => {
+  it("identify and track: one POST each, the API's status", async () => {
     const { result, calls } = await recordCalls(emu, async () => [
       await identify({ properties: { team: "infra" } }),
       await track({ event: "stack-deployed", properties: { resources: 4 } }),
@@ -196,7 +196,7 @@ describe("each invoke returns the API's data camelCase", () => {
     expect(calls).toEqual(["POST /analytics/identify", "POST /analytics/track"]);
   });
 
-  test("track is not sent again after an ambiguous failure (an event counts once)", async () => {
+  it("track is not sent again after an ambiguous failure (an event counts once)", async () => {
     await emu.setFaults({ rules: [{ method: "POST", path: "/analytics/track$", count: 1, status: 500 }] });
     const { result: error, calls } = await recordCalls(emu, () => errorOf(track({ event: "once" })));
     expect(error.message).toMatch(/HTTP 500/);
@@ -205,7 +205,7 @@ describe("each invoke returns the API's data camelCase", () => {
 });
 
 describe("project and settings", () => {
-  test("without MDB_PROJECT_ID the key's project is used, asked once", async () => {
+  it("without MDB_PROJECT_ID the key's project is used, asked once", async () => {
     restoreEnv();
     restoreEnv = pointProviderAt(emu, { projectId: null });
     await emu.clearRequests();
@@ -215,12 +215,12 @@ describe("project and settings", () => {
     expect(authCalls).toHaveLength(1);
   });
 
-  test("an explicit projectId wins: another project is refused by the API", async () => {
+  it("an explicit projectId wins: another project is refused by the API", async () => {
     const error = await errorOf(listVpcs({ projectId: "proj-not-mine" }));
     expect(error.message).toMatch(/HTTP 403/);
   });
 
-  test("stack config `mdb:*` wins over the environment", async () => {
+  it("stack config `mdb:*` wins over the environment", async () => {
     process.env.MDB_API_URL = "http://127.0.0.1:9/public/api/v1";
     process.env.MDB_SECRET_KEY = "wrong-secret-from-env";
     pulumi.runtime.setAllConfig({ "mdb:apiUrl": emu.url, "mdb:secretKey": SECRET_KEY });
@@ -228,7 +228,7 @@ describe("project and settings", () => {
     expect((await getVpc({ vpcId })).name).toBe("core");
   });
 
-  test("settings are read once; resetFunctionsClient reads them again", async () => {
+  it("settings are read once; resetFunctionsClient reads them again", async () => {
     expect(await listVpcs()).toHaveLength(1);
     process.env.MDB_SECRET_KEY = "changed-secret-key";
     expect(await listVpcs()).toHaveLength(1);
@@ -238,7 +238,7 @@ describe("project and settings", () => {
     expect(errorText(error)).not.toContain("changed-secret-key");
   });
 
-  test("missing settings name the config key and the environment variable", async () => {
+  it("missing settings name the config key and the environment variable", async () => {
     delete process.env.MDB_API_URL;
     resetFunctionsClient();
     const error = await errorOf(getAuthInfo());
@@ -248,7 +248,7 @@ describe("project and settings", () => {
 });
 
 describe("failures", () => {
-  test.each([
+  it.each([
     ["getService", () => getService({ serviceId: "nosuchsvc1" })],
     ["getVpc", () => getVpc({ vpcId: "vpc-nosuch00" })],
     ["getVpcPeering", () => getVpcPeering({ vpcId, peeringId: "pcx-nosuch00" })],

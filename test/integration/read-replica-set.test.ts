@@ -1,10 +1,10 @@
 /**
  * Integration of the `ReadReplicaSet` provider functions with an emulator over real HTTP, on a
  * READY service made through the API: each row of the diff table with the exact calls it makes,
- * refresh after out-of-band changes, import by id, delete, waits that time out or meet `error`
- * (the id is kept), injected faults without duplicates, and no secret in any error.
+ * refresh after out-of-band changes, import by id, waits that time out or meet `error` (the id
+ * is kept), injected faults without duplicates, and no secret in any error. Delete, out-of-band
+ * deletes and create-once shared by every resource: resources-shared.test.ts.
  */
-import { impl } from "../../provider/resources/read-replica-set";
 import { TEST_TRANSITION_MS, startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
@@ -17,6 +17,9 @@ import {
   stateFromError,
   type Props,
 } from "../helpers/provider";
+import { PROVIDERS } from "../../provider/host";
+
+const impl = PROVIDERS["read-replica-set"];
 
 const SECRET_KEY = "rrs-integration-secret-5be1c2";
 
@@ -98,7 +101,7 @@ function appeared(name: string): Promise<SetRecord | undefined> {
 }
 
 describe("create", () => {
-  test("waits until active; one POST; outputs camelCase with the id serviceId/replicaSetId", async () => {
+  it("waits until active; one POST; outputs camelCase with the id serviceId/replicaSetId", async () => {
     const { result: set, calls } = await recordCalls(emu, () => sets.create(readers()));
     expect(calls).toEqual([`POST ${SETS}`]);
     const record = await only();
@@ -120,7 +123,7 @@ describe("create", () => {
     });
   });
 
-  test("pooler and PROD asked at creation: create, then enablePooler, then setEnvironment", async () => {
+  it("pooler and PROD asked at creation: create, then enablePooler, then setEnvironment", async () => {
     const inputs = readers({ connectionPooler: true, environment: "PROD" });
     const { result: set, calls } = await recordCalls(emu, () => sets.create(inputs));
     expect(calls).toEqual([`POST ${SETS}`, `POST ${ONE}/enablePooler`, `POST ${ONE}/setEnvironment`]);
@@ -134,20 +137,10 @@ describe("create", () => {
       connection_pooler: expect.anything(),
     });
   });
-
-  test("a set of the same name on the service is refused with import advice, not duplicated", async () => {
-    const first = await sets.create(readers());
-    const { result: error, calls } = await recordCalls(emu, () =>
-      errorOf(sets.create(readers({ nodes: 2 }))),
-    );
-    expect(error.message).toContain(`{ import: "${first.id}" }`);
-    expect(calls).toEqual([]);
-    expect(await listSets()).toHaveLength(1);
-  });
 });
 
 describe("diff table", () => {
-  test.each([
+  it.each([
     ["nodes", 3],
     ["cpuMillis", 1000],
     ["memoryGbs", 4],
@@ -169,7 +162,7 @@ describe("diff table", () => {
     },
   );
 
-  test("nodes, CPU and memory together: one resize", async () => {
+  it("nodes, CPU and memory together: one resize", async () => {
     const set = await sets.create(readers());
     const news = readers({ nodes: 2, cpuMillis: 750, memoryGbs: 3 });
     const { calls } = await recordCalls(emu, () => sets.update(set, news));
@@ -177,7 +170,7 @@ describe("diff table", () => {
     expect(await only()).toMatchObject({ nodes: 2, cpu_millis: 750, memory_gbs: 3, status: "active" });
   });
 
-  test("environment: in place, exactly one setEnvironment", async () => {
+  it("environment: in place, exactly one setEnvironment", async () => {
     const set = await sets.create(readers());
     const { result, calls } = await recordCalls(emu, () =>
       sets.update(set, readers({ environment: "PROD" })),
@@ -188,7 +181,7 @@ describe("diff table", () => {
     expect((await only()).metadata.environment).toBe("PROD");
   });
 
-  test("connectionPooler on, then off: exactly enablePooler, then exactly disablePooler", async () => {
+  it("connectionPooler on, then off: exactly enablePooler, then exactly disablePooler", async () => {
     const set = await sets.create(readers());
     const on = await recordCalls(emu, () => sets.update(set, readers({ connectionPooler: true })));
     expect(on.calls).toEqual([`POST ${ONE}/enablePooler`]);
@@ -204,7 +197,7 @@ describe("diff table", () => {
     expect((await only()).connection_pooler).toBeUndefined();
   });
 
-  test("every in-place input at once: resize, enablePooler, setEnvironment, in that order", async () => {
+  it("every in-place input at once: resize, enablePooler, setEnvironment, in that order", async () => {
     const set = await sets.create(readers());
     const news = readers({ nodes: 2, connectionPooler: true, environment: "PROD" });
     const { result, calls } = await recordCalls(emu, () => sets.update(set, news));
@@ -213,7 +206,7 @@ describe("diff table", () => {
     expect(await only()).toMatchObject({ nodes: 2, metadata: { environment: "PROD" }, status: "active" });
   });
 
-  test.each([
+  it.each([
     ["serviceId", "another-service"],
     ["name", "readers-2"],
   ])("%s: replace, and no call is made for it", async (prop, value) => {
@@ -229,7 +222,7 @@ describe("diff table", () => {
     expect(calls).toEqual([]);
   });
 
-  test("unchanged inputs, defaults spelled out: no change, no call", async () => {
+  it("unchanged inputs, defaults spelled out: no change, no call", async () => {
     const set = await sets.create(readers());
     for (const news of [readers(), readers({ environment: "DEV", connectionPooler: false })]) {
       const { result, calls } = await recordCalls(emu, () => sets.update(set, news));
@@ -240,7 +233,7 @@ describe("diff table", () => {
 });
 
 describe("refresh", () => {
-  test("a resize made outside Pulumi shows in read and in the diff; update resizes it back", async () => {
+  it("a resize made outside Pulumi shows in read and in the diff; update resizes it back", async () => {
     const set = await sets.create(readers());
     const resized = await emu.api("POST", `${setsPath}/${set.outs.replicaSetId}/resize`, {
       cpu_millis: 500,
@@ -263,7 +256,7 @@ describe("refresh", () => {
     expect((await only()).nodes).toBe(1);
   });
 
-  test("a set that went to `error` reads so, and the diff replaces it, deleting first", async () => {
+  it("a set that went to `error` reads so, and the diff replaces it, deleting first", async () => {
     const set = await sets.create(readers());
     await emu.admin("POST", `/replicaSets/${set.outs.replicaSetId}/fail`, { message: "node lost" });
     const read = await sets.read(set.id, set.outs);
@@ -272,7 +265,7 @@ describe("refresh", () => {
     expect(diff).toMatchObject({ changes: true, replaces: ["status"], deleteBeforeReplace: true });
   });
 
-  test("a set deleted outside Pulumi, or whose service is gone, reads as gone", async () => {
+  it("a set deleted outside Pulumi, or whose service is gone, reads as gone", async () => {
     const set = await sets.create(readers());
     expect((await emu.api("DELETE", `${setsPath}/${set.outs.replicaSetId}`)).status).toBe(202);
     await emu.waitFor(listSets, (all) => all.length === 0, { what: "set gone" });
@@ -284,7 +277,7 @@ describe("refresh", () => {
 });
 
 describe("import", () => {
-  test.each([
+  it.each([
     ["serviceId/replicaSetId", (id: string) => `${serviceId}/${id}`],
     ["projectId/serviceId/replicaSetId", (id: string) => `${emu.credentials.projectId}/${serviceId}/${id}`],
   ])("by %s with empty props: inputs that check and diff to no change", async (_form, idOf) => {
@@ -317,18 +310,8 @@ describe("import", () => {
   });
 });
 
-describe("delete", () => {
-  test("one DELETE, waits until gone; deleting again succeeds", async () => {
-    const set = await sets.create(readers());
-    const { calls } = await recordCalls(emu, () => sets.delete(set));
-    expect(calls).toEqual([`DELETE ${ONE}`]);
-    expect(await listSets()).toEqual([]);
-    await expect(sets.delete(set)).resolves.toBeUndefined();
-  });
-});
-
 describe("waits that fail keep the id", () => {
-  test("create past its timeout: error with id, properties (with __provider) and reasons; next up finishes", async () => {
+  it("create past its timeout: error with id, properties (with __provider) and reasons; next up finishes", async () => {
     await emu.setTransitionMs(SLOW_MS);
     const inputs = readers({ __timeouts: { create: 50 } });
     const error = await errorOf(sets.create(inputs));
@@ -354,7 +337,7 @@ describe("waits that fail keep the id", () => {
     expect(await listSets()).toHaveLength(1);
   });
 
-  test("a set that goes to `error` while created: error with the id and the API's message", async () => {
+  it("a set that goes to `error` while created: error with the id and the API's message", async () => {
     await emu.setTransitionMs(1000);
     const creating = errorOf(sets.create(readers()));
     const record = (await appeared("readers"))!;
@@ -383,7 +366,7 @@ describe("waits that fail keep the id", () => {
     });
   });
 
-  test("a resize past the update timeout: error with the id; the next up finishes without resizing again", async () => {
+  it("a resize past the update timeout: error with the id; the next up finishes without resizing again", async () => {
     const set = await sets.create(readers());
     await emu.setTransitionMs(SLOW_MS);
     const error = await errorOf(sets.update(set, readers({ nodes: 2, __timeouts: { update: 50 } })));
@@ -404,7 +387,7 @@ describe("waits that fail keep the id", () => {
 describe("faults", () => {
   const RANDOM = { rate: 0.2, statuses: [429, 500, 503], retryAfterSeconds: 0 };
 
-  test("random 429/500/503 during create, update and delete: converges, one set at a time", async () => {
+  it("random 429/500/503 during create, update and delete: converges, one set at a time", async () => {
     await emu.setFaults(RANDOM);
     const set = await sets.create(readers());
     const { state } = await sets.update(
@@ -426,24 +409,7 @@ describe("faults", () => {
     expect((await emu.requests()).filter((r) => r.status >= 429).length).toBeGreaterThan(0);
   });
 
-  test.each([
-    ["a 500", { status: 500 }, 500],
-    ["a dropped connection", { drop: true }, 0],
-  ])(
-    "the create POST answered with %s after the set was made: adopted, not duplicated",
-    async (_what, fault, status) => {
-      await emu.setFaults({
-        rules: [{ method: "POST", path: "/replicaSets$", count: 1, after: true, ...fault }],
-      });
-      const { result: set, calls } = await recordCalls(emu, () => sets.create(readers()), {
-        withStatus: true,
-      });
-      expect(calls).toEqual([`POST ${SETS} -> ${status}`]);
-      expect(await only()).toMatchObject({ id: set.outs.replicaSetId, status: "active" });
-    },
-  );
-
-  test("resize, pooler and environment answered with a 500 after taking effect: the update converges", async () => {
+  it("resize, pooler and environment answered with a 500 after taking effect: the update converges", async () => {
     const set = await sets.create(readers());
     await emu.setFaults({
       rules: ["resize", "enablePooler", "setEnvironment"].map((action) => ({
@@ -466,7 +432,7 @@ describe("faults", () => {
     expect(await only()).toMatchObject({ nodes: 3, metadata: { environment: "PROD" } });
   });
 
-  test("a resize answered with a 500 after it was accepted, while it runs: the retry does not fail the update", async () => {
+  it("a resize answered with a 500 after it was accepted, while it runs: the retry does not fail the update", async () => {
     const set = await sets.create(readers());
     await emu.setTransitionMs(SLOW_MS);
     await emu.setFaults({
@@ -480,7 +446,7 @@ describe("faults", () => {
     expect(result.state.outs).toMatchObject({ nodes: 2, status: "active" });
     expect(await only()).toMatchObject({ nodes: 2, status: "active" });
   });
-  test("the DELETE answered with a 500 after taking effect: converges, nothing left", async () => {
+  it("the DELETE answered with a 500 after taking effect: converges, nothing left", async () => {
     const set = await sets.create(readers());
     await emu.setFaults({
       rules: [{ method: "DELETE", path: "/replicaSets/", count: 1, status: 500, after: true }],
@@ -491,7 +457,7 @@ describe("faults", () => {
 });
 
 describe("secrets", () => {
-  test("no error quotes the secret key or the Authorization header", async () => {
+  it("no error quotes the secret key or the Authorization header", async () => {
     const token = Buffer.from(`${emu.credentials.publicKey}:${SECRET_KEY}`).toString("base64");
     await emu.setTransitionMs(SLOW_MS);
     const errors = [await errorOf(sets.create(readers({ __timeouts: { create: 50 } })))];

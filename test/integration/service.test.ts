@@ -2,10 +2,10 @@
  * Integration of the `Service` provider functions with an emulator over real HTTP: every row of
  * the diff table makes exactly its API calls without replacing the service; create applies the
  * settings the create call cannot carry; refresh shows out-of-band changes; import by id shows
- * no diff; delete leaves nothing; failed waits keep the id; faults and interrupted runs never
- * duplicate a service; no secret in any error; waits notice a settled service quickly.
+ * no diff; failed waits keep the id; faults and interrupted runs never duplicate a service; no
+ * secret in any error; waits notice a settled service quickly. Delete, out-of-band deletes and
+ * create-once shared by every resource: resources-shared.test.ts.
  */
-import { impl } from "../../provider/resources/service";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
@@ -19,6 +19,9 @@ import {
   type Props,
   type ResourceState,
 } from "../helpers/provider";
+import { PROVIDERS } from "../../provider/host";
+
+const impl = PROVIDERS.service;
 
 const SECRET_KEY = "svc-integration-secret-4b1d";
 const PASSWORD = "pw-Distinctive-91827";
@@ -250,26 +253,6 @@ describe("read", () => {
       expect(diff.changes).toBe(false);
     },
   );
-
-  it("a service deleted out of band reads as gone", async () => {
-    const state = await services.create(BASE);
-    await emu.api("DELETE", `${emu.projectPath}/services/${state.id}`);
-    await emu.waitFor(
-      () => emu.api("GET", `${emu.projectPath}/services/${state.id}`),
-      (r) => r.status === 404,
-    );
-    expect((await services.read(state.id, state.outs)).id).toBeUndefined();
-  });
-});
-
-describe("delete", () => {
-  it("waits until the service is gone and leaves nothing; deleting again is fine", async () => {
-    const state = await services.create(BASE);
-    const { calls } = await recordCalls(emu, () => services.delete(state));
-    expect(calls).toEqual([`DELETE ${SVC}`]);
-    expect(await listServices()).toEqual([]);
-    await expect(services.delete(state)).resolves.toBeUndefined();
-  });
 });
 
 describe("failures half-way keep the service in the stack", () => {
@@ -317,16 +300,6 @@ describe("failures half-way keep the service in the stack", () => {
 });
 
 describe("never a duplicate", () => {
-  it("a create answered 500 after the service was made adopts it instead of creating another", async () => {
-    await emu.setFaults({
-      rules: [{ method: "POST", path: "/services$", status: 500, after: true, count: 1 }],
-    });
-    const { result: state, calls } = await recordCalls(emu, () => services.create(BASE));
-    expect(calls.filter((c) => c === "POST /projects/{project}/services")).toHaveLength(1);
-    const all = await listServices();
-    expect(all.map((s) => s.service_id)).toEqual([state.id]);
-  });
-
   it("a run interrupted after the create adopts the service with its generated name", async () => {
     const generated = { ...BASE, name: "orders-1a2b3c4", __autoNamed: true };
     const made = await emu.api<ServiceRecord>("POST", `${emu.projectPath}/services`, {
@@ -339,19 +312,6 @@ describe("never a duplicate", () => {
     const { result: state, calls } = await recordCalls(emu, () => services.create(generated));
     expect(state.id).toBe(made.body.service_id);
     expect(calls).toEqual([]);
-  });
-
-  it("refuses to take over a service with the same explicit name, and says how to import it", async () => {
-    const made = await emu.api<ServiceRecord>("POST", `${emu.projectPath}/services`, {
-      name: "orders",
-      addons: ["time-series"],
-      region_code: "us-east-1",
-      cpu_millis: 1000,
-      memory_gbs: 4,
-    });
-    const error = await errorOf(services.create(BASE));
-    expect(error.message).toContain(`{ import: "${made.body.service_id}" }`);
-    expect(await listServices()).toHaveLength(1);
   });
 
   it("converges under random 429/5xx faults with exactly one service", async () => {

@@ -1,10 +1,10 @@
 /**
  * Integration of the `Vpc` provider functions with an emulator over real HTTP: each row of the
  * diff table (rename in place; cidr and region replace), refresh after an out-of-band change,
- * import by id, delete (also while in use, and twice), injected faults without duplicates, and
- * no secret in any error.
+ * import by id, delete while in use, injected faults without duplicates, and no secret in any
+ * error. Delete, out-of-band deletes and create-once shared by every resource:
+ * resources-shared.test.ts.
  */
-import { impl } from "../../provider/resources/vpc";
 import { configureRuntime } from "../../provider/runtime";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
@@ -19,6 +19,9 @@ import {
   type Props,
   type ResourceState,
 } from "../helpers/provider";
+import { PROVIDERS } from "../../provider/host";
+
+const impl = PROVIDERS.vpc;
 
 const SECRET_KEY = "vpc-integration-secret-7f3a9c";
 
@@ -63,7 +66,7 @@ async function peer(vpcId: string): Promise<string> {
 }
 
 describe("create", () => {
-  test("one POST; the outputs are the API's record, camelCase, with the project resolved", async () => {
+  it("one POST; the outputs are the API's record, camelCase, with the project resolved", async () => {
     const { result: vpc, calls } = await recordCalls(emu, () => createVpc());
     expect(calls).toEqual(["POST /projects/{project}/vpcs"]);
     const [record] = await listVpcs();
@@ -77,7 +80,7 @@ describe("create", () => {
     expect(record).toMatchObject({ name: "core", cidr: "10.0.0.0/16", region_code: "us-east-1" });
   });
 
-  test("an invalid program makes no API call at all", async () => {
+  it("an invalid program makes no API call at all", async () => {
     await emu.clearRequests();
     const error = await errorOf(createVpc({ ...CORE, cidr: "10.0.0.1/16" }));
     expect(error).toBeInstanceOf(CheckFailedError);
@@ -85,15 +88,7 @@ describe("create", () => {
     expect(await emu.requests()).toEqual([]);
   });
 
-  test("a VPC of the same name, block and region is refused with import advice, not duplicated", async () => {
-    const existing = await createVpc();
-    const { result: error, calls } = await recordCalls(emu, () => errorOf(createVpc()));
-    expect(error.message).toContain(`{ import: "${existing.id}" }`);
-    expect(calls).toEqual([]);
-    expect(await listVpcs()).toHaveLength(1);
-  });
-
-  test("a generated name (an interrupted run) adopts the VPC it finds instead of creating another", async () => {
+  it("a generated name (an interrupted run) adopts the VPC it finds instead of creating another", async () => {
     const first = await createVpc({ ...CORE, __autoNamed: true });
     const { result: again, calls } = await recordCalls(emu, () => createVpc({ ...CORE, __autoNamed: true }));
     expect(again.id).toBe(first.id);
@@ -103,7 +98,7 @@ describe("create", () => {
 });
 
 describe("diff table", () => {
-  test("name: in place, exactly one rename, same id", async () => {
+  it("name: in place, exactly one rename, same id", async () => {
     const vpc = await createVpc();
     const news = { ...CORE, name: "core-renamed" };
     const { diff } = await vpcs.diff(vpc, news);
@@ -117,7 +112,7 @@ describe("diff table", () => {
     expect(await listVpcs()).toEqual([expect.objectContaining({ id: vpc.id, name: "core-renamed" })]);
   });
 
-  test.each([
+  it.each([
     ["cidr", "10.1.0.0/16"],
     ["regionCode", "eu-west-1"],
   ])("%s: replace, and no call is made for it", async (property, value) => {
@@ -135,7 +130,7 @@ describe("diff table", () => {
     expect(await listVpcs()).toEqual([expect.objectContaining({ id: vpc.id, cidr: CORE.cidr })]);
   });
 
-  test("unchanged inputs, or projectId set to the project in use: no change, no call", async () => {
+  it("unchanged inputs, or projectId set to the project in use: no change, no call", async () => {
     const vpc = await createVpc();
     for (const news of [CORE, { ...CORE, projectId: emu.credentials.projectId }]) {
       const { result, calls } = await recordCalls(emu, () => vpcs.update(vpc, news));
@@ -144,7 +139,7 @@ describe("diff table", () => {
     }
   });
 
-  test("projectId changed to another project: replace", async () => {
+  it("projectId changed to another project: replace", async () => {
     const vpc = await createVpc();
     const { diff } = await vpcs.diff(vpc, { ...CORE, projectId: "proj-other" });
     expect(diff.replaces).toEqual(["projectId"]);
@@ -152,7 +147,7 @@ describe("diff table", () => {
 });
 
 describe("refresh", () => {
-  test("a rename made outside Pulumi shows in read, then in the diff, and update renames it back", async () => {
+  it("a rename made outside Pulumi shows in read, then in the diff, and update renames it back", async () => {
     const vpc = await createVpc();
     const renamed = await emu.api("POST", `${emu.projectPath}/vpcs/${vpc.id}/rename`, { name: "by-hand" });
     expect(renamed.status).toBe(200);
@@ -170,18 +165,10 @@ describe("refresh", () => {
     expect(calls).toEqual(["POST /projects/{project}/vpcs/{vpc}/rename"]);
     expect((await listVpcs())[0].name).toBe("core");
   });
-
-  test("a VPC deleted outside Pulumi reads as gone", async () => {
-    const vpc = await createVpc();
-    expect((await emu.api("DELETE", `${emu.projectPath}/vpcs/${vpc.id}`)).status).toBe(204);
-    const read = await vpcs.read(vpc.id, vpc.outs);
-    expect(read.id).toBeUndefined();
-    expect(read.props).toBeUndefined();
-  });
 });
 
 describe("import", () => {
-  test.each([
+  it.each([
     ["vpcId", (id: string) => id],
     ["projectId/vpcId", (id: string) => `${emu.credentials.projectId}/${id}`],
   ])("by %s with empty props: read gives inputs that check and diff to no change", async (_form, idOf) => {
@@ -205,21 +192,13 @@ describe("import", () => {
     expect(calls).toEqual([]);
   });
 
-  test("an unknown id reads as gone", async () => {
+  it("an unknown id reads as gone", async () => {
     expect(await vpcs.read("vpc-doesnotx", {})).toMatchObject({ id: undefined, props: undefined });
   });
 });
 
 describe("delete", () => {
-  test("one DELETE leaves no VPC; deleting again succeeds", async () => {
-    const vpc = await createVpc();
-    const { calls } = await recordCalls(emu, () => vpcs.delete(vpc));
-    expect(calls).toEqual(["DELETE /projects/{project}/vpcs/{vpc}"]);
-    expect(await listVpcs()).toEqual([]);
-    await expect(vpcs.delete(vpc)).resolves.toBeUndefined();
-  });
-
-  test("a VPC still peered is deleted once the peering is gone", async () => {
+  it("a VPC still peered is deleted once the peering is gone", async () => {
     const vpc = await createVpc();
     const peeringId = await peer(vpc.id);
     const deleting = vpcs.delete(vpc);
@@ -230,7 +209,7 @@ describe("delete", () => {
     expect(await listVpcs()).toEqual([]);
   });
 
-  test("a VPC in use past the delete timeout fails quoting the API's reason, and stays", async () => {
+  it("a VPC in use past the delete timeout fails quoting the API's reason, and stays", async () => {
     const vpc = await createVpc({ ...CORE, __timeouts: { delete: 300 } });
     expect(vpc.outs.__timeouts).toEqual({ delete: 300 });
     const peeringId = await peer(vpc.id);
@@ -246,7 +225,7 @@ describe("delete", () => {
 describe("faults", () => {
   afterEach(() => emu.setFaults({}));
 
-  test("random 429/500/503 during create, rename and delete: converges, never two VPCs", async () => {
+  it("random 429/500/503 during create, rename and delete: converges, never two VPCs", async () => {
     const faults = { rate: 0.2, statuses: [429, 500, 503], retryAfterSeconds: 0 };
     await emu.setFaults(faults);
     const states: ResourceState[] = [];
@@ -270,27 +249,14 @@ describe("faults", () => {
     expect((await emu.requests()).filter((r) => r.status >= 429).length).toBeGreaterThan(0);
   });
 
-  test.each([
-    ["a 500", { status: 500 }, 500],
-    ["a dropped connection", { drop: true }, 0],
-  ])(
-    "the create POST answered with %s after the VPC was made: adopted, not duplicated",
-    async (_what, fault, status) => {
-      await emu.setFaults({ rules: [{ method: "POST", path: "/vpcs$", count: 1, after: true, ...fault }] });
-      const { result: vpc, calls } = await recordCalls(emu, () => createVpc(), { withStatus: true });
-      expect(calls).toEqual([`POST /projects/{project}/vpcs -> ${status}`]);
-      expect(await listVpcs()).toEqual([expect.objectContaining({ id: vpc.id, name: "core" })]);
-    },
-  );
-
-  test("the create POST refused with a 503 before the VPC was made: sent again, one VPC", async () => {
+  it("the create POST refused with a 503 before the VPC was made: sent again, one VPC", async () => {
     await emu.setFaults({ rules: [{ method: "POST", path: "/vpcs$", count: 1, status: 503 }] });
     const { result: vpc, calls } = await recordCalls(emu, () => createVpc(), { withStatus: true });
     expect(calls).toEqual(["POST /projects/{project}/vpcs -> 503", "POST /projects/{project}/vpcs -> 201"]);
     expect((await listVpcs()).map((v) => v.id)).toEqual([vpc.id]);
   });
 
-  test("rename and delete answered with a 500 after taking effect: both converge", async () => {
+  it("rename and delete answered with a 500 after taking effect: both converge", async () => {
     const vpc = await createVpc();
     await emu.setFaults({
       rules: [
@@ -312,7 +278,7 @@ describe("faults", () => {
 describe("secrets", () => {
   const token = (secret: string) => Buffer.from(`${emu.credentials.publicKey}:${secret}`).toString("base64");
 
-  test("errors of refused and dropped calls quote neither the secret key nor the Authorization header", async () => {
+  it("errors of refused and dropped calls quote neither the secret key nor the Authorization header", async () => {
     const vpc = await createVpc();
     // Refusals that are not retried, and a create whose connection drops on every attempt.
     await emu.setFaults({
@@ -344,7 +310,7 @@ describe("secrets", () => {
     }
   });
 
-  test("a wrong secret key is refused (401) without quoting it", async () => {
+  it("a wrong secret key is refused (401) without quoting it", async () => {
     const wrong = "wrong-secret-key-d41d8cd9";
     process.env.MDB_SECRET_KEY = wrong;
     configureRuntime(undefined);

@@ -1,3 +1,7 @@
+/**
+ * What is particular to `ReadReplicaSet` (no server): the update plan, record outputs, and create, read, update and delete against a stubbed client.
+ * The rows every resource shares (check, diff table, ids) are in resources-specs.test.ts.
+ */
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type {
@@ -5,16 +9,16 @@ import type {
   Service as ServiceRecord,
 } from "../../provider/client/schemas";
 import { configureRuntime, progress } from "../../provider/runtime";
-import { UNKNOWN } from "../../provider/resources/check";
-import { PartialFailure } from "../../provider/resources/failure";
+import { PartialFailure } from "../../provider/kit/partial";
 import {
   ReadReplicaSetInputs,
   ReadReplicaSetOutputs,
-  impl,
-  parseReplicaSetId,
   planReplicaSetUpdate,
   replicaSetOutputs,
 } from "../../provider/resources/read-replica-set";
+import { PROVIDERS } from "../../provider/host";
+
+const impl = PROVIDERS["read-replica-set"];
 
 jest.mock("../../provider/runtime", () => ({
   ...jest.requireActual("../../provider/runtime"),
@@ -22,62 +26,6 @@ jest.mock("../../provider/runtime", () => ({
 }));
 
 const valid = { serviceId: "svc1", name: "reports", nodes: 2, cpuMillis: 1000, memoryGbs: 4 };
-
-async function failuresOf(news: Record<string, unknown>) {
-  const result = await impl.check({}, news);
-  return (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
-}
-
-describe("ReadReplicaSet check", () => {
-  it("accepts a minimal set and fills in the defaults", async () => {
-    const result = await impl.check({}, valid);
-    expect(result.failures).toEqual([]);
-    expect(result.inputs).toEqual({ ...valid, environment: "DEV", connectionPooler: false });
-  });
-
-  it.each([
-    ["nodes", -1, /^nodes: must be positive$/],
-    ["nodes", 0, /^nodes: must be positive$/],
-    ["nodes", 1.5, /^nodes: must be a whole number$/],
-    ["nodes", "2", /^nodes: must be a number/],
-    ["cpuMillis", -250, /^cpuMillis: must be positive/],
-    ["cpuMillis", 300, /^cpuMillis: must be a multiple of 250$/],
-    ["cpuMillis", 500.5, /^cpuMillis: must be a whole number/],
-    ["memoryGbs", 0, /^memoryGbs: must be positive$/],
-    ["memoryGbs", 2.5, /^memoryGbs: must be a whole number$/],
-    ["environment", "STAGING", /^environment: must be PROD or DEV$/],
-    ["connectionPooler", "yes", /^connectionPooler: must be true or false$/],
-    ["name", "", /^name: must not be empty$/],
-    ["name", "   ", /^name: must not be empty$/],
-    ["name", "x".repeat(129), /^name: must be at most 128 characters$/],
-    ["serviceId", "", /^serviceId: must not be empty$/],
-    ["projectId", "", /^projectId: must not be empty$/],
-  ])("reports %s = %p", async (property, value, expected) => {
-    const failures = await failuresOf({ ...valid, [property]: value });
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatch(expected);
-  });
-
-  it("reports a missing required input by name", async () => {
-    const { serviceId: _serviceId, ...rest } = valid;
-    expect((await failuresOf(rest)).map((f) => f.split(":")[0])).toEqual(["serviceId"]);
-  });
-
-  it("reports one failure per bad property", async () => {
-    const failures = await failuresOf({ ...valid, nodes: -1, cpuMillis: 100, environment: "QA" });
-    expect(failures.sort()).toEqual([
-      "cpuMillis: must be a multiple of 250",
-      "environment: must be PROD or DEV",
-      "nodes: must be positive",
-    ]);
-  });
-
-  it("does not report values unknown during preview", async () => {
-    expect(await failuresOf({ ...valid, serviceId: UNKNOWN, nodes: UNKNOWN, cpuMillis: UNKNOWN })).toEqual(
-      [],
-    );
-  });
-});
 
 /** Observed outputs of a set that matches `valid`. */
 function observed(overrides: Partial<ReadReplicaSetOutputs> = {}): ReadReplicaSetOutputs {
@@ -109,75 +57,12 @@ async function diffOf(olds: ReadReplicaSetOutputs, news: Record<string, unknown>
 }
 
 describe("ReadReplicaSet diff", () => {
-  it("shows no change when the observed set matches the program (defaults included)", async () => {
-    const result = await diffOf(observed(), valid);
-    expect(result.changes).toBe(false);
-    expect(result.replaces).toEqual([]);
-    expect(result.detailedDiff).toEqual({});
-  });
-
-  it.each([
-    ["serviceId", "svc2"],
-    ["name", "reports-2"],
-    ["projectId", "other-project"],
-  ])("replaces on %s", async (property, value) => {
-    const result = await diffOf(observed(), { ...valid, [property]: value });
-    expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual([property]);
-    expect(result.detailedDiff).toEqual({ [property]: { kind: "UPDATE_REPLACE", inputDiff: true } });
-  });
-
-  it("does not replace when projectId is left to the default", async () => {
-    expect((await diffOf(observed({ projectId: "proj" }), valid)).changes).toBe(false);
-  });
-
-  it.each([
-    ["nodes", 3, ["resize"]],
-    ["cpuMillis", 2000, ["resize"]],
-    ["memoryGbs", 8, ["resize"]],
-    ["environment", "PROD", ["setEnvironment"]],
-    ["connectionPooler", true, ["enablePooler"]],
-  ])("updates %s in place with %s", async (property, value, actions) => {
-    const news = { ...valid, [property]: value };
-    const result = await diffOf(observed(), news);
-    expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual([]);
-    expect(result.detailedDiff).toEqual({ [property]: { kind: "UPDATE", inputDiff: true } });
-    expect(planReplicaSetUpdate(observed(), await checked(news)).map((s) => s.action)).toEqual(actions);
-  });
-
   it("turns the pooler off in place when the input is removed", async () => {
     const result = await diffOf(observed({ connectionPooler: true }), valid);
     expect(result.detailedDiff).toEqual({ connectionPooler: { kind: "UPDATE", inputDiff: true } });
     expect(planReplicaSetUpdate(observed({ connectionPooler: true }), await checked(valid))).toEqual([
       { action: "disablePooler" },
     ]);
-  });
-
-  it("shows drift: the set observed with other sizes is resized back", async () => {
-    const result = await diffOf(observed({ nodes: 5 }), valid);
-    expect(result.detailedDiff).toEqual({ nodes: { kind: "UPDATE", inputDiff: true } });
-  });
-
-  it("treats a value unknown during preview as a change", async () => {
-    const result = await diffOf(observed(), { ...valid, nodes: UNKNOWN });
-    expect(result.changes).toBe(true);
-    expect(result.detailedDiff.nodes.kind).toBe("UPDATE");
-    const replaced = await diffOf(observed(), { ...valid, serviceId: UNKNOWN });
-    expect(replaced.replaces).toEqual(["serviceId"]);
-  });
-
-  it("ignores the forwarded timeouts and the auto-naming flag", async () => {
-    const result = await diffOf(observed(), { ...valid, __timeouts: { create: 1000 }, __autoNamed: true });
-    expect(result.changes).toBe(false);
-  });
-
-  it("replaces a set observed in the failed state `error`, deleting it first", async () => {
-    const result = await diffOf(observed({ status: "error" }), valid);
-    expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual(["status"]);
-    expect(result.detailedDiff.status).toEqual({ kind: "UPDATE_REPLACE", inputDiff: false });
-    expect(result.deleteBeforeReplace).toBe(true);
   });
 });
 
@@ -222,21 +107,7 @@ describe("ReadReplicaSet update plan", () => {
   });
 });
 
-describe("ReadReplicaSet ids and outputs", () => {
-  it("reads serviceId/replicaSetId and projectId/serviceId/replicaSetId", () => {
-    expect(parseReplicaSetId("svc1/rrs1")).toEqual({ serviceId: "svc1", replicaSetId: "rrs1" });
-    expect(parseReplicaSetId("p/svc1/rrs1")).toEqual({
-      projectId: "p",
-      serviceId: "svc1",
-      replicaSetId: "rrs1",
-    });
-    expect(parseReplicaSetId("rrs1", "svc1")).toEqual({ serviceId: "svc1", replicaSetId: "rrs1" });
-  });
-
-  it.each(["rrs1", "svc1/", "a/b/c/d", "/rrs1"])("refuses %p with the expected form", (id) => {
-    expect(() => parseReplicaSetId(id)).toThrow(/<serviceId>\/<replicaSetId>/);
-  });
-
+describe("ReadReplicaSet outputs", () => {
   it("maps a record to camelCase outputs, pooler endpoint included", () => {
     const out = replicaSetOutputs(
       {

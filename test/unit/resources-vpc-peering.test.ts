@@ -1,15 +1,16 @@
+/**
+ * What is particular to `VpcPeering` (no server): replacement reasons, record outputs, and create, read, update and delete against a stubbed client.
+ * The rows every resource shares (check, diff table, ids) are in resources-specs.test.ts.
+ */
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type { VpcPeering as PeeringRecord } from "../../provider/client/schemas";
 import { configureRuntime, progress } from "../../provider/runtime";
-import { UNKNOWN } from "../../provider/resources/check";
-import { PartialFailure } from "../../provider/resources/failure";
-import {
-  VpcPeeringOutputs,
-  impl,
-  parsePeeringId,
-  peeringOutputs,
-} from "../../provider/resources/vpc-peering";
+import { PartialFailure } from "../../provider/kit/partial";
+import { VpcPeeringOutputs, peeringOutputs } from "../../provider/resources/vpc-peering";
+import { PROVIDERS } from "../../provider/host";
+
+const impl = PROVIDERS["vpc-peering"];
 
 jest.mock("../../provider/runtime", () => ({
   ...jest.requireActual("../../provider/runtime"),
@@ -17,45 +18,6 @@ jest.mock("../../provider/runtime", () => ({
 }));
 
 const valid = { vpcId: "vpc1", peerAccountId: "acct-9", peerRegionCode: "us-west-2", peerVpcId: "vpc-peer" };
-
-async function failuresOf(news: Record<string, unknown>) {
-  const result = await impl.check({}, news);
-  return (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
-}
-
-describe("VpcPeering check", () => {
-  it("accepts a valid peering", async () => {
-    const result = await impl.check({}, valid);
-    expect(result.failures).toEqual([]);
-    expect(result.inputs).toEqual(valid);
-  });
-
-  it.each(["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId", "projectId"])(
-    "reports an empty %s",
-    async (property) => {
-      expect(await failuresOf({ ...valid, [property]: " " })).toEqual([`${property}: must not be empty`]);
-    },
-  );
-
-  it.each(["vpcId", "peerAccountId", "peerRegionCode", "peerVpcId"])(
-    "reports a missing %s",
-    async (property) => {
-      const failures = await failuresOf({ ...valid, [property]: undefined });
-      expect(failures.map((f) => f.split(":")[0])).toEqual([property]);
-    },
-  );
-
-  it("reports one failure per bad property", async () => {
-    expect((await failuresOf({ ...valid, peerVpcId: "", peerAccountId: 7 })).sort()).toEqual([
-      "peerAccountId: must be a string",
-      "peerVpcId: must not be empty",
-    ]);
-  });
-
-  it("does not report values unknown during preview", async () => {
-    expect(await failuresOf({ ...valid, vpcId: UNKNOWN })).toEqual([]);
-  });
-});
 
 function observed(overrides: Partial<VpcPeeringOutputs> = {}): VpcPeeringOutputs {
   return {
@@ -74,26 +36,6 @@ async function diffOf(olds: VpcPeeringOutputs, news: Record<string, unknown>) {
 }
 
 describe("VpcPeering diff", () => {
-  it("shows no change when the observed peering matches the program", async () => {
-    const result = await diffOf(observed(), valid);
-    expect(result.changes).toBe(false);
-    expect(result.replaces).toEqual([]);
-  });
-
-  it.each([
-    ["vpcId", "vpc2"],
-    ["peerAccountId", "acct-1"],
-    ["peerRegionCode", "eu-west-1"],
-    ["peerVpcId", "vpc-other"],
-    ["projectId", "other"],
-  ])("replaces on %s, deleting the old peering first", async (property, value) => {
-    const result = await diffOf(observed(), { ...valid, [property]: value });
-    expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual([property]);
-    expect(result.detailedDiff).toEqual({ [property]: { kind: "UPDATE_REPLACE", inputDiff: true } });
-    expect(result.deleteBeforeReplace).toBe(true);
-  });
-
   it("lists every changed input among the replacement reasons", async () => {
     const result = await diffOf(observed(), {
       ...valid,
@@ -103,37 +45,14 @@ describe("VpcPeering diff", () => {
     expect(result.replaces.sort()).toEqual(["peerRegionCode", "peerVpcId"]);
   });
 
-  it("replaces a peering observed `failed`, so the next up tries again", async () => {
-    const result = await diffOf(observed({ status: "failed", errorMessage: "unreachable" }), valid);
-    expect(result.changes).toBe(true);
-    expect(result.replaces).toEqual(["status"]);
-    expect(result.detailedDiff).toEqual({ status: { kind: "UPDATE_REPLACE", inputDiff: false } });
-    expect(result.deleteBeforeReplace).toBe(true);
-  });
-
   it("does not replace a peering that is still pending", async () => {
     expect((await diffOf(observed({ status: "pending", provisionedId: undefined }), valid)).changes).toBe(
       false,
     );
   });
-
-  it("treats a value unknown during preview as a replacement", async () => {
-    expect((await diffOf(observed(), { ...valid, vpcId: UNKNOWN })).replaces).toEqual(["vpcId"]);
-  });
-
-  it("ignores the forwarded timeouts", async () => {
-    expect((await diffOf(observed(), { ...valid, __timeouts: { create: 1 } })).changes).toBe(false);
-  });
 });
 
-describe("VpcPeering ids and outputs", () => {
-  it("reads vpcId/peeringId and projectId/vpcId/peeringId", () => {
-    expect(parsePeeringId("vpc1/pcx1")).toEqual({ vpcId: "vpc1", peeringId: "pcx1" });
-    expect(parsePeeringId("p/vpc1/pcx1")).toEqual({ projectId: "p", vpcId: "vpc1", peeringId: "pcx1" });
-    expect(parsePeeringId("pcx1", "vpc1")).toEqual({ vpcId: "vpc1", peeringId: "pcx1" });
-    expect(() => parsePeeringId("pcx1")).toThrow(/<vpcId>\/<peeringId>/);
-  });
-
+describe("VpcPeering outputs", () => {
   it("maps a record to camelCase outputs", () => {
     const out = peeringOutputs(
       {

@@ -1,16 +1,15 @@
+/**
+ * What is particular to `Vpc` (no server): the CIDR rule, and create, rename, read and delete against a stubbed client.
+ * The rows every resource shares (check, diff table, ids) are in resources-specs.test.ts.
+ */
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type { Vpc as VpcRecord } from "../../provider/client/schemas";
 import { configureRuntime, progress } from "../../provider/runtime";
-import { UNKNOWN } from "../../provider/resources/check";
-import {
-  VpcInputs,
-  VpcOutputs,
-  impl,
-  ipv4CidrProblem,
-  parseVpcId,
-  planVpcUpdate,
-} from "../../provider/resources/vpc";
+import { VpcInputs, VpcOutputs, ipv4CidrProblem, planVpcUpdate } from "../../provider/resources/vpc";
+import { PROVIDERS } from "../../provider/host";
+
+const impl = PROVIDERS.vpc;
 
 jest.mock("../../provider/runtime", () => ({
   ...jest.requireActual("../../provider/runtime"),
@@ -25,12 +24,6 @@ async function failuresOf(news: Record<string, unknown>) {
 }
 
 describe("Vpc check", () => {
-  it("accepts a valid VPC", async () => {
-    const result = await impl.check({}, valid);
-    expect(result.failures).toEqual([]);
-    expect(result.inputs).toEqual(valid);
-  });
-
   it.each(["10.0.0.0/16", "192.168.1.0/24", "172.16.0.0/12", "10.1.2.3/32", "0.0.0.0/0"])(
     "accepts the block %s",
     async (cidr) => {
@@ -53,28 +46,6 @@ describe("Vpc check", () => {
     const failures = await failuresOf({ ...valid, cidr });
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatch(expected);
-  });
-
-  it.each([
-    ["name", "", /^name: must not be empty$/],
-    ["name", "  ", /^name: must not be empty$/],
-    ["regionCode", "", /^regionCode: must not be empty$/],
-    ["projectId", "", /^projectId: must not be empty$/],
-    ["cidr", 10, /^cidr: must be a string$/],
-  ])("reports %s = %p", async (property, value, expected) => {
-    const failures = await failuresOf({ ...valid, [property]: value });
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatch(expected);
-  });
-
-  it("reports a missing cidr by name", async () => {
-    expect((await failuresOf({ name: "core", regionCode: "us-east-1" })).map((f) => f.split(":")[0])).toEqual(
-      ["cidr"],
-    );
-  });
-
-  it("does not report values unknown during preview", async () => {
-    expect(await failuresOf({ ...valid, cidr: UNKNOWN, name: UNKNOWN })).toEqual([]);
   });
 
   it("explains a CIDR problem without Pulumi", () => {
@@ -100,12 +71,6 @@ async function diffOf(olds: VpcOutputs, news: Record<string, unknown>) {
 }
 
 describe("Vpc diff", () => {
-  it("shows no change when the observed VPC matches the program", async () => {
-    const result = await diffOf(observed(), valid);
-    expect(result.changes).toBe(false);
-    expect(result.detailedDiff).toEqual({});
-  });
-
   it("renames in place", async () => {
     const result = await diffOf(observed(), { ...valid, name: "core-2" });
     expect(result.changes).toBe(true);
@@ -114,46 +79,6 @@ describe("Vpc diff", () => {
     expect(planVpcUpdate(observed(), await checked({ ...valid, name: "core-2" }))).toEqual([
       { action: "rename", name: "core-2" },
     ]);
-  });
-
-  it.each([
-    ["cidr", "10.1.0.0/16"],
-    ["regionCode", "eu-west-1"],
-    ["projectId", "other"],
-  ])("replaces on %s", async (property, value) => {
-    const result = await diffOf(observed(), { ...valid, [property]: value });
-    expect(result.replaces).toEqual([property]);
-    expect(result.detailedDiff).toEqual({ [property]: { kind: "UPDATE_REPLACE", inputDiff: true } });
-    expect(result.deleteBeforeReplace).toBe(false);
-  });
-
-  it("shows a VPC renamed outside Pulumi as a rename back", async () => {
-    const result = await diffOf(observed({ name: "renamed-by-hand" }), valid);
-    expect(result.detailedDiff).toEqual({ name: { kind: "UPDATE", inputDiff: true } });
-  });
-
-  it("treats a value unknown during preview as a change", async () => {
-    const result = await diffOf(observed(), { ...valid, cidr: UNKNOWN });
-    expect(result.replaces).toEqual(["cidr"]);
-  });
-
-  it("ignores the forwarded timeouts and the auto-naming flag", async () => {
-    expect(
-      (await diffOf(observed(), { ...valid, __timeouts: { delete: 1 }, __autoNamed: true })).changes,
-    ).toBe(false);
-  });
-
-  it("plans nothing when the name already matches (re-run safety)", async () => {
-    expect(planVpcUpdate(observed(), await checked(valid))).toEqual([]);
-  });
-});
-
-describe("Vpc ids", () => {
-  it("reads vpcId and projectId/vpcId", () => {
-    expect(parseVpcId("vpc1")).toEqual({ vpcId: "vpc1" });
-    expect(parseVpcId("p/vpc1")).toEqual({ projectId: "p", vpcId: "vpc1" });
-    expect(() => parseVpcId("a/b/c")).toThrow(/<projectId>\/<vpcId>/);
-    expect(() => parseVpcId("p/")).toThrow(/not a VPC id/);
   });
 });
 

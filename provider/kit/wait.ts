@@ -4,7 +4,9 @@
  * 0.5 s while a long wait costs at most two GETs a second. Request-level retries
  * (429 with `Retry-After`, 5xx, dropped connections) happen inside the client.
  */
-import { BackoffPolicy, backoffDelay } from "./client/backoff";
+import { BackoffPolicy, backoffDelay } from "../client/backoff";
+import { MdbApiError } from "../client/errors";
+import { progress } from "../runtime";
 
 /** Default polling schedule: 100 ms, growing by 1.5, capped at 500 ms, no jitter. */
 export const DEFAULT_POLL: BackoffPolicy = { initialMs: 100, maxMs: 500, factor: 1.5, jitter: 0 };
@@ -104,4 +106,56 @@ export async function waitFor<T>(
     const delay = Math.min(backoffDelay(poll, attempt), Math.max(0, options.timeoutMs - elapsed));
     await clock.sleep(delay);
   }
+}
+
+/**
+ * {@link waitFor} with what every resource wait shares: the time left until `deadline`
+ * (milliseconds since the epoch) and progress lines for the person running Pulumi.
+ */
+export function waitUntil<T>(
+  look: () => Promise<T>,
+  judge: (value: T) => PollVerdict,
+  what: string,
+  deadline: number,
+): Promise<T> {
+  return waitFor(look, judge, { what, timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progress });
+}
+
+/**
+ * A judge that also waits until `changed` holds once `judge` says done: an action's answer
+ * can come before the record shows its effect.
+ */
+export function judgeUntil<T extends { status: string }>(
+  judge: (value: T) => PollVerdict,
+  changed?: (value: T) => boolean,
+): (value: T) => PollVerdict {
+  return (value) => {
+    const verdict = judge(value);
+    if ("done" in verdict && verdict.done && changed && !changed(value))
+      return { done: false, state: `${value.status} (change not visible yet)` };
+    return verdict;
+  };
+}
+
+/**
+ * Sends an asynchronous action and waits with `settle` until `changed` holds. A 409 means the
+ * resource was busy, possibly with this very action when a retried request's first attempt got
+ * through (its answer lost to a 5xx or a dropped connection): wait until it settles, and send
+ * again only if the change has not happened.
+ */
+export async function sendAndSettle<T>(
+  what: string,
+  send: () => Promise<unknown>,
+  settle: (changed?: (value: T) => boolean) => Promise<T>,
+  changed: (value: T) => boolean,
+): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    if (!(error instanceof MdbApiError && error.isConflict)) throw error;
+    progress(`${what} is busy (${error.apiMessage}); waiting for it to settle`);
+    if (changed(await settle())) return;
+    await send();
+  }
+  await settle(changed);
 }

@@ -9,10 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { DetailedDiffResult } from "./diff";
-import { stateOf } from "./timeouts";
-
-/** Name of the hidden input that carries the id to adopt. Ignored by diff. */
-export const IMPORT_INPUT = "__importId";
+import { IMPORT_INPUT, stateOf } from "./hidden";
 
 /** Options without `import`, and the id it named. */
 export function takeImport(opts: pulumi.CustomResourceOptions | undefined): {

@@ -82,3 +82,46 @@ export function diffByRules(
     deleteBeforeReplace: false,
   };
 }
+
+/**
+ * `projectId` of every resource: unset means "the configured project", so only a project
+ * given and different from the one in use replaces the resource.
+ */
+export const PROJECT_DIFF_RULE: DiffRule = {
+  change: "replace",
+  equals: (d, o) => d === undefined || d === o,
+};
+
+/** What {@link diffResource} reads of a resource spec. */
+export interface DiffFacts {
+  /** Diff rules, per input. */
+  diffRules: Record<string, DiffRule>;
+  /** Outputs that never change in place (ids). */
+  stables: string[];
+  /** A status the API reports for a failed terminal state: a resource seen in it is replaced. */
+  failedStatus?: string;
+  /** Replacements delete the old resource first. */
+  deleteBeforeReplace?: boolean;
+}
+
+/**
+ * Diff of a resource: desired inputs `news` against the last observed outputs `olds` under
+ * its rules. A resource observed in its failed terminal state cannot be repaired in place,
+ * so it is replaced, deleting it first (the new one may take the same name or peer).
+ */
+export function diffResource(
+  facts: DiffFacts,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): DetailedDiffResult {
+  const result = diffByRules(olds, news, facts.diffRules, facts.stables);
+  if (facts.failedStatus === undefined || olds.status !== facts.failedStatus)
+    return { ...result, deleteBeforeReplace: facts.deleteBeforeReplace === true };
+  return {
+    ...result,
+    changes: true,
+    replaces: [...result.replaces, "status"],
+    detailedDiff: { ...result.detailedDiff, status: { kind: "UPDATE_REPLACE", inputDiff: false } },
+    deleteBeforeReplace: true,
+  };
+}

@@ -4,6 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { HIDDEN_INPUTS } from "./hidden";
 
 /** What the engine sends for a value that is not known yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -16,9 +17,6 @@ export function isUnknown(value: unknown): boolean {
   return false;
 }
 
-/** Hidden inputs every resource carries (serialized provider, forwarded timeouts). */
-const HIDDEN = new Set(["__provider", "__timeouts", "__autoNamed", "__importId"]);
-
 /**
  * Validates `news` with `schema`. Returns the parsed inputs (defaults filled in, unknown
  * values passed through untouched, hidden inputs kept) and one failure per bad property.
@@ -30,7 +28,7 @@ export function checkInputs<T extends z.ZodType>(
   const result = schema.safeParse(news);
   if (result.success) {
     const inputs: Record<string, unknown> = { ...(result.data as Record<string, unknown>) };
-    for (const key of Object.keys(news)) if (HIDDEN.has(key)) inputs[key] = news[key];
+    for (const key of Object.keys(news)) if (HIDDEN_INPUTS.has(key)) inputs[key] = news[key];
     return { inputs, failures: [] };
   }
   // One failure per property: several problems with one value are joined in its reason.

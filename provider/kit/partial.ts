@@ -4,6 +4,7 @@
  * turns into a partial result: the resource stays in the stack, nothing is orphaned, and
  * the next `pulumi up` finishes the job.
  */
+import { PROVIDER_INPUT } from "./hidden";
 
 /** An error that tells the engine the resource exists, with its state as last observed. */
 export class PartialFailure extends Error {
@@ -49,6 +50,6 @@ export async function withPartialState<T>(
     } catch {
       properties = {};
     }
-    throw new PartialFailure(id, { ...properties, __provider: inputs.__provider }, error);
+    throw new PartialFailure(id, { ...properties, [PROVIDER_INPUT]: inputs[PROVIDER_INPUT] }, error);
   }
 }

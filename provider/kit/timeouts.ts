@@ -1,10 +1,9 @@
 /**
  * Time limits of the waits, per operation. Pulumi does not hand `customTimeouts` to a
- * dynamic provider, so each resource class forwards them in a hidden input that diff ignores.
+ * dynamic provider, so each resource class forwards them in the hidden input
+ * {@link TIMEOUTS_INPUT} that diff ignores.
  */
-
-/** Name of the hidden input that carries the limits. Ignored by diff, never sent to the API. */
-export const TIMEOUTS_INPUT = "__timeouts";
+import { TIMEOUTS_INPUT } from "./hidden";
 
 /** Limits in milliseconds of create, update and delete waits. */
 export interface Timeouts {
@@ -18,8 +17,6 @@ export interface Timeouts {
 
 /** Defaults: 30 minutes to create or update, 20 to delete (a real service takes minutes). */
 export const DEFAULT_TIMEOUTS: Timeouts = { create: 30 * 60_000, update: 30 * 60_000, delete: 20 * 60_000 };
-
-import { withoutUndefined } from "./clean";
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
@@ -42,6 +39,11 @@ export function timeoutsOf(inputs: Record<string, unknown>): Timeouts {
   return { create: pick("create"), update: pick("update"), delete: pick("delete") };
 }
 
+/** The moment (`Date.now()` milliseconds) the `operation` of a resource must be done by. */
+export function deadlineOf(inputs: Record<string, unknown>, operation: keyof Timeouts): number {
+  return Date.now() + timeoutsOf(inputs)[operation];
+}
+
 /** Converts Pulumi's `customTimeouts` option into the hidden input's value (milliseconds). */
 export function timeoutsInput(custom?: {
   create?: string;
@@ -54,22 +56,4 @@ export function timeoutsInput(custom?: {
     if (ms !== undefined) out[key] = ms;
   }
   return out;
-}
-
-/** Hidden output: the `projectId` input as the program gave it (absent when it gave none). */
-export const PROJECT_INPUT = "__projectIdInput";
-
-/**
- * The state to report for outputs `outs`, without undefined members. Carries what later
- * calls see only through the outputs: the timeouts input (delete gets only the outputs, and
- * `customTimeouts.delete` must travel there), and whether the program named the project, so
- * a refresh can give back the program's inputs without a project it never set.
- */
-export function stateOf(outs: object, carrier: Record<string, unknown>): Record<string, unknown> {
-  const projectInput = PROJECT_INPUT in carrier ? carrier[PROJECT_INPUT] : carrier.projectId;
-  return withoutUndefined({
-    ...outs,
-    [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT],
-    [PROJECT_INPUT]: projectInput,
-  }) as Record<string, unknown>;
 }

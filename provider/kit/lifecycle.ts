@@ -1,0 +1,160 @@
+/**
+ * The provider functions of a resource, built from its spec and ops: the same configure,
+ * check, diff, create, read, update and delete for every resource, in the order the design
+ * fixes. Create: adopt an `import`ed record, else create once, wait until settled, apply what
+ * the create call cannot carry. Update: plan from the record as it is now, never from state.
+ * A failure after the API accepted a create or update keeps the resource in the stack.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { configureRuntime, getApi, progress, resolveProjectId } from "../runtime";
+import { adoptIfImported } from "./adopt";
+import { checkInputs } from "./check";
+import { createOnce } from "./create";
+import { deleteAndWaitGone } from "./delete";
+import { DetailedDiffResult, diffResource } from "./diff";
+import { PROJECT_INPUT, isAutoNamed, stateOf } from "./hidden";
+import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
+import { inputsOf } from "./outputs";
+import { withPartialState } from "./partial";
+import type { OpContext, Props, ResourceOps, ResourceSpec } from "./spec";
+import { deadlineOf, timeoutsOf } from "./timeouts";
+
+/** The functions of a dynamic provider, as the dispatch map in `../host.ts` holds them. */
+export interface ProviderImpl extends Required<Omit<pulumi.dynamic.ResourceProvider, "configure" | "diff">> {
+  /** Keeps the stack config for the API client. */
+  configure?: pulumi.dynamic.ResourceProvider["configure"];
+  /** Diff with the detail the engine's gRPC interface knows (see `diff.ts`). */
+  diff(id: string, olds: Props, news: Props): Promise<DetailedDiffResult>;
+}
+
+/** The provider functions of the resource `spec` declares, with its own `ops`. */
+export function resourceProvider<I extends object, O extends object, R, P extends string, S>(
+  spec: ResourceSpec<P>,
+  ops: ResourceOps<I, O, R, P, S>,
+): ProviderImpl {
+  const parse = (raw: Props) => spec.inputs.parse(raw) as I;
+  const last = spec.id.parts[spec.id.parts.length - 1];
+  const withOwn = (ref: ResourceRef<P>, record: R) =>
+    ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
+
+  /** Where the resource `id` lives: its parts, and the project from the id, else the state. */
+  async function refOf(id: string, props: Props): Promise<ResourceRef<P>> {
+    const parsed = parseResourceId(spec.id, id, props as Partial<Record<P, unknown>>);
+    const projectId = await resolveProjectId(parsed.projectId ?? (props.projectId as string | undefined));
+    return { ...parsed, projectId } as ResourceRef<P>;
+  }
+
+  /** The record, or an error saying the state is stale. */
+  async function mustFind(ctx: OpContext<P>): Promise<R> {
+    const record = await ops.find(ctx.api, ctx.ref);
+    if (record === undefined)
+      throw new Error(
+        `${spec.label} ${formatResourceId(spec.id, ctx.ref)} no longer exists; run \`pulumi refresh\``,
+      );
+    return record;
+  }
+
+  /** Settles `record`, applies the planned steps, and returns the record as it ends up. */
+  async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>): Promise<R> {
+    const settled = ops.settle ? await ops.settle(ctx, record) : record;
+    const steps = ops.plan?.(ops.outputs(settled, ctx.ref, memory), want) ?? [];
+    if (steps.length === 0) return settled;
+    return (await ops.run?.(ctx, steps, want, memory)) ?? mustFind(ctx);
+  }
+
+  const provider: ProviderImpl = {
+    async configure(req) {
+      configureRuntime(req.config);
+    },
+
+    async check(_olds, news) {
+      return checkInputs(spec.inputs, news);
+    },
+
+    async diff(_id, olds, news) {
+      return diffResource(spec, olds, news);
+    },
+
+    async create(inputs) {
+      const adopted = await adoptIfImported(provider, spec.label, inputs);
+      if (adopted) return adopted;
+      const want = parse(inputs);
+      const wanted = want as Props;
+      const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
+      const projectId = await resolveProjectId(wanted.projectId as string | undefined);
+      const parent = { ...parents, projectId } as ResourceRef<P>;
+      const base = { api: getApi(), ref: parent, deadline: deadlineOf(inputs, "create") };
+      await ops.create.prepare?.(base, want);
+      const created = await createOnce(ops.create, {
+        ctx: base,
+        want,
+        autoNamed: isAutoNamed(inputs),
+        recordId: ops.recordId,
+        importId: (record) => formatResourceId(spec.id, withOwn(parent, record)),
+      });
+      const ctx = { ...base, ref: withOwn(parent, created) };
+      const id = formatResourceId(spec.id, ctx.ref);
+      const memory = ops.remember?.({ want, created }) ?? {};
+      const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
+      const status = (created as { status?: unknown }).status;
+      progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
+      // From here the resource exists: a failure keeps it in the stack, so `destroy` removes it.
+      return withPartialState(
+        id,
+        inputs,
+        async () => ({
+          id,
+          outs: stateOf(ops.outputs(await converge(ctx, created, want, memory), ctx.ref, memory), inputs),
+        }),
+        async () => stateOf(ops.outputs(await mustFind(ctx), ctx.ref, memory), inputs),
+      );
+    },
+
+    async read(id, props) {
+      const olds = props ?? {};
+      const ref = await refOf(id, olds);
+      const record = await ops.find(getApi(), ref);
+      if (record === undefined) return {};
+      const full = withOwn(ref, record);
+      const outs = ops.outputs(record, full, ops.remember?.({ olds }) ?? {});
+      return {
+        id: formatResourceId(spec.id, full),
+        props: stateOf(outs, olds, "outputs"),
+        inputs: inputsOf(Object.keys(spec.diffRules), outs, olds[PROJECT_INPUT]),
+      };
+    },
+
+    async update(id, olds, news) {
+      const want = parse(news);
+      const ctx = { api: getApi(), ref: await refOf(id, olds), deadline: deadlineOf(news, "update") };
+      const memory = ops.remember?.({ olds, want }) ?? {};
+      return withPartialState(
+        id,
+        news,
+        async () => ({
+          outs: stateOf(
+            ops.outputs(await converge(ctx, await mustFind(ctx), want, memory), ctx.ref, memory),
+            news,
+          ),
+        }),
+        async () => {
+          const record = await ops.find(ctx.api, ctx.ref);
+          return record === undefined ? olds : stateOf(ops.outputs(record, ctx.ref, memory), news);
+        },
+      );
+    },
+
+    async delete(id, props) {
+      const ref = await refOf(id, props);
+      const api = getApi();
+      await deleteAndWaitGone({
+        what: `${spec.label} ${ownId(spec.id, ref)}`,
+        send: () => ops.remove(api, ref),
+        look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
+        timeoutMs: timeoutsOf(props).delete,
+        whileInUse: ops.whileInUse,
+      });
+    },
+  };
+  return provider;
+}

@@ -1,0 +1,58 @@
+/**
+ * What every resource class hands to `pulumi.dynamic.Resource`, read from its spec: the
+ * serialized provider, the program's inputs plus the hidden ones the provider needs (a
+ * generated name, the id to adopt for `import`, the `customTimeouts`), every output name
+ * registered, and the options without `import`, with the spec's secret outputs and
+ * delete-before-replace.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { takeImport } from "./adopt";
+import { providerFor } from "./entry";
+import { AUTO_NAMED_INPUT, IMPORT_INPUT, TIMEOUTS_INPUT } from "./hidden";
+import { autoName } from "./naming";
+import type { ResourceSpec } from "./spec";
+import { timeoutsInput } from "./timeouts";
+
+/** The module part of every type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
+export const TYPE_MODULE = "mdb";
+
+/** Arguments of `super(provider, name, props, opts, TYPE_MODULE, spec.typeName)`. */
+export interface Registration {
+  /** The serialized provider. */
+  provider: pulumi.dynamic.ResourceProvider;
+  /** Inputs, hidden inputs and registered output names. */
+  props: Record<string, unknown>;
+  /** Options for the resource. */
+  opts: pulumi.CustomResourceOptions;
+}
+
+/** Properties and options for `super(...)` of the class of `spec`. */
+export function registration(
+  spec: ResourceSpec,
+  resourceName: string,
+  args: object,
+  opts: pulumi.CustomResourceOptions | undefined,
+): Registration {
+  const { opts: rest = {}, importId } = takeImport(opts);
+  const props: Record<string, unknown> = { ...args };
+  if (importId !== undefined) props[IMPORT_INPUT] = importId;
+  if (spec.naming === "generated" && props.name === undefined) {
+    props.name = autoName(resourceName);
+    props[AUTO_NAMED_INPUT] = true;
+  }
+  props[TIMEOUTS_INPUT] = timeoutsInput(rest.customTimeouts);
+  for (const out of spec.outputNames) if (!(out in props)) props[out] = undefined;
+  const secrets = spec.secretOutputs ?? [];
+  return {
+    provider: providerFor(spec.kind),
+    props,
+    opts: {
+      ...rest,
+      ...(secrets.length > 0
+        ? { additionalSecretOutputs: [...(rest.additionalSecretOutputs ?? []), ...secrets] }
+        : {}),
+      // Two at once make no sense for some resources (a peering to one peer): delete first.
+      ...(spec.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
+    },
+  };
+}

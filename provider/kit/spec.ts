@@ -1,0 +1,107 @@
+/**
+ * The declarative facts of one resource type, read by generic code: the resource class
+ * (`register.ts`), check and diff (`lifecycle.ts`), the serialized provider (`entry.ts`) and
+ * the dispatch map (`../host.ts`). A resource file declares one {@link ResourceSpec} and the
+ * {@link ResourceOps} that are its own (which API calls, which records), nothing else.
+ */
+import type { z } from "zod";
+import type { MdbApi } from "../client/api";
+import type { MdbApiError } from "../client/errors";
+import type { WhileInUse } from "./delete";
+import type { DiffFacts } from "./diff";
+import type { IdShape, ResourceRef } from "./ids";
+
+/**
+ * The resource kinds, the keys of the dispatch map in `../host.ts`. Stored in users' state by
+ * the serialized provider: a kind is never renamed or reused.
+ */
+export type ResourceKind = "service" | "read-replica-set" | "vpc" | "vpc-peering";
+
+/** Inputs or outputs as the engine passes them. */
+export type Props = Record<string, unknown>;
+
+/** Facts of a resource type. `P` names the parts of its id. */
+export interface ResourceSpec<P extends string = string> extends DiffFacts {
+  /** Dispatch key of the provider (see {@link ResourceKind}). */
+  kind: ResourceKind;
+  /** Class name, the last part of the type token `pulumi-nodejs:dynamic/mdb:<typeName>`. */
+  typeName: string;
+  /** What it is, for messages: `read replica set`. */
+  label: string;
+  /** Validation of the inputs, defaults filled in, hidden inputs passed through (`.loose()`). */
+  inputs: z.ZodType;
+  /** Shape of its Pulumi id (`serviceId/replicaSetId`, ...). */
+  id: IdShape<P>;
+  /** `generated`: a missing `name` is derived from project, stack and resource name. */
+  naming: "generated" | "none";
+  /** Output names that are not inputs, registered so the class's fields resolve. */
+  outputNames: readonly string[];
+  /** Outputs Pulumi must keep secret. */
+  secretOutputs?: readonly string[];
+}
+
+/** What a create or an update works with. */
+export interface OpContext<P extends string> {
+  /** The client of this provider process. */
+  api: MdbApi;
+  /** Where the resource lives (before a create has made it: its project and parents only). */
+  ref: ResourceRef<P>;
+  /** When the operation must be done, `Date.now()` milliseconds. */
+  deadline: number;
+}
+
+/** How a resource is created without ever making a duplicate (see `create.ts`). */
+export interface CreatePolicy<I, R, P extends string> {
+  /** What is created, for messages: `VPC core`. */
+  what(want: I): string;
+  /** The records a create with `want` could have made (the parent's collection). */
+  list(ctx: OpContext<P>, want: I): Promise<R[]>;
+  /** Identity: true when `record` is what a create with `want` makes. */
+  same(record: R, want: I): boolean;
+  /** Of the `same` records, those that count (default: all); the others are reported, not adopted. */
+  live?(record: R): boolean;
+  /** Sends the create. */
+  send(ctx: OpContext<P>, want: I): Promise<R>;
+  /** First sentence refusing a live record the class did not name: `a VPC named ... exists`. */
+  refusal(found: R, want: I, ctx: OpContext<P>): string;
+  /** What else the user can do than adopting it: `choose another name`. */
+  otherwise: string;
+  /** Reports `same` records that are not live (e.g. failed peerings that still block a delete). */
+  ignored?(records: R[], want: I, ctx: OpContext<P>): string;
+  /** Checks before anything is sent (e.g. a fork's source, a parent that must be READY). */
+  prepare?(ctx: OpContext<P>, want: I): Promise<void>;
+  /** After a definite refusal: true to send again (e.g. once a busy parent has settled). */
+  retryRefused?(error: MdbApiError, ctx: OpContext<P>, want: I): Promise<boolean>;
+}
+
+/** What a resource's own API calls and records are; everything else is generic. */
+export interface ResourceOps<I, O, R, P extends string, S = never> {
+  /** The record `ref` names, or undefined when it is gone. */
+  find(api: MdbApi, ref: ResourceRef<P>): Promise<R | undefined>;
+  /** The record's own id (the last part of the resource id). */
+  recordId(record: R): string;
+  /** Outputs of a record; `memory` holds what the API never returns (see {@link remember}). */
+  outputs(record: R, ref: ResourceRef<P>, memory: Partial<O>): O;
+  /**
+   * What outputs keep that no record shows (write-only inputs such as a password), from the old
+   * outputs (`olds`), the desired inputs (`want`) and the created record (`created`).
+   */
+  remember?(from: { olds?: Props; want?: I; created?: R }): Partial<O>;
+  /** Waits until the record settles after a create or before an update. Absent: it is synchronous. */
+  settle?(ctx: OpContext<P>, record: R): Promise<R>;
+  /** The steps that bring observed outputs `have` to `want`, in order; none when they match. */
+  plan?(have: O, want: I): S[];
+  /**
+   * Carries out `steps`; records in `memory` what it changed that no record shows. Returns the
+   * record when the last call answered it whole, else nothing (the record is read again).
+   */
+  run?(ctx: OpContext<P>, steps: S[], want: I, memory: Partial<O>): Promise<R | void>;
+  /** Creating it. */
+  create: CreatePolicy<I, R, P>;
+  /** Sends the delete. */
+  remove(api: MdbApi, ref: ResourceRef<P>): Promise<unknown>;
+  /** The delete is synchronous: nothing to wait for once it is answered. */
+  removedAtOnce?: boolean;
+  /** Retry a delete refused because the resource is still in use. */
+  whileInUse?: WhileInUse;
+}

@@ -1,0 +1,71 @@
+/**
+ * What a `ReadReplicaSet` takes and gives: its args (with the docs users read), the validation
+ * of its inputs, and the shape of its outputs.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import {
+  cpuMillisField,
+  environmentField,
+  flagField,
+  memoryGbsField,
+  nonEmpty,
+  positiveInt,
+  projectIdField,
+  resourceName,
+} from "../../kit/fields";
+import type { EndpointOutput } from "../../kit/outputs";
+
+/** Inputs of a {@link ReadReplicaSet}. */
+export interface ReadReplicaSetArgs {
+  /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
+  projectId?: pulumi.Input<string>;
+  /** Id of the service whose data the set replicates. Change: replace. */
+  serviceId: pulumi.Input<string>;
+  /**
+   * Name of the set, unique on its service. Default: the Pulumi resource name plus a stable
+   * suffix (so a re-run finds a set an interrupted run created). Change: replace.
+   */
+  name?: pulumi.Input<string>;
+  /** Number of nodes, 1 or more. Change: in place (resize, waits until active). */
+  nodes: pulumi.Input<number>;
+  /** CPU per node in milli-cores, a positive multiple of 250. Change: in place (resize, waits until active). */
+  cpuMillis: pulumi.Input<number>;
+  /** Memory per node in GiB, 1 or more. Change: in place (resize, waits until active). */
+  memoryGbs: pulumi.Input<number>;
+  /** `PROD` or `DEV`. Default `DEV`. Change: in place (setEnvironment). */
+  environment?: pulumi.Input<"PROD" | "DEV">;
+  /** Whether the set's connection pooler is on. Default false. Change: in place (enable/disablePooler). */
+  connectionPooler?: pulumi.Input<boolean>;
+}
+
+const ReadReplicaSetFieldsSchema = z.object({
+  projectId: projectIdField,
+  serviceId: nonEmpty,
+  name: resourceName,
+  nodes: positiveInt("nodes"),
+  cpuMillis: cpuMillisField,
+  memoryGbs: memoryGbsField,
+  environment: environmentField,
+  connectionPooler: flagField(false),
+});
+
+/** Validation of the inputs, with defaults filled in; hidden inputs pass through. */
+export const ReadReplicaSetInputsSchema = ReadReplicaSetFieldsSchema.loose();
+
+/** Inputs after check. */
+export type ReadReplicaSetInputs = z.output<typeof ReadReplicaSetFieldsSchema>;
+
+/** Outputs of the provider: the observed set, named like the inputs, plus what the API adds. */
+export interface ReadReplicaSetOutputs extends ReadReplicaSetInputs {
+  /** Id of the set (the API's `id`). */
+  replicaSetId: string;
+  /** Project of the service, resolved. */
+  projectId: string;
+  /** creating, active, resizing, deleting or error. */
+  status: string;
+  /** Host and port of the set. */
+  endpoint?: EndpointOutput;
+  /** Host and port of the set's connection pooler, while enabled. */
+  poolerEndpoint?: EndpointOutput;
+}

@@ -1,0 +1,146 @@
+/**
+ * What a `Service` takes and gives: its args (with the docs users read), the validation of
+ * its inputs, and the shape of its outputs.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { FORK_STRATEGIES, SERVICE_TYPES } from "../../client/schemas";
+import {
+  cpuMillisField,
+  environmentField,
+  flagField,
+  memoryGbsField,
+  nonEmpty,
+  projectIdField,
+  resourceName,
+} from "../../kit/fields";
+import type { EndpointOutput } from "../../kit/outputs";
+
+export type { EndpointOutput } from "../../kit/outputs";
+
+/** Where a forked service comes from. Changing any of it replaces the service. */
+export interface ForkFromArgs {
+  /** Id of the service to fork. */
+  serviceId: pulumi.Input<string>;
+  /** Project of that service; the fork's project when absent. */
+  projectId?: pulumi.Input<string>;
+  /** `LAST_SNAPSHOT`, `NOW` or `PITR` (point in time, needs `targetTime`). */
+  strategy: pulumi.Input<"LAST_SNAPSHOT" | "NOW" | "PITR">;
+  /** ISO 8601 date-time to fork at; required with `PITR`, refused otherwise. */
+  targetTime?: pulumi.Input<string>;
+}
+
+/** Inputs of a {@link Service}. */
+export interface ServiceArgs {
+  /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
+  projectId?: pulumi.Input<string>;
+  /**
+   * Name of the service. Default: the Pulumi resource name plus a suffix derived from the
+   * project, stack and resource name (stable, so a re-run finds a service an interrupted run
+   * created). Change: replace (the API cannot rename a service).
+   */
+  name?: pulumi.Input<string>;
+  /** `TIMESERIESDB`, `POSTGRES` or `VECTOR`. Change: replace. */
+  serviceType: pulumi.Input<"TIMESERIESDB" | "POSTGRES" | "VECTOR">;
+  /** Region code, e.g. `us-east-1`. Change: replace. */
+  regionCode: pulumi.Input<string>;
+  /** CPU in milli-cores (a multiple of 250). Change: in place (resize). */
+  cpuMillis: pulumi.Input<number>;
+  /** Memory in GiB. Change: in place (resize). */
+  memoryGbs: pulumi.Input<number>;
+  /** Number of HA replicas, 0..2. Default 0. Change: in place (setHA). */
+  replicaCount?: pulumi.Input<number>;
+  /** How many HA replicas are synchronous, 0..replicaCount. Default 0. Change: in place (setHA). */
+  syncReplicaCount?: pulumi.Input<number>;
+  /** `PROD` or `DEV`. Default `DEV`. Change: in place (setEnvironment). */
+  environment?: pulumi.Input<"PROD" | "DEV">;
+  /** Password of the service (secret, 8+ characters). Default: keep the initial password. Change: in place (updatePassword). */
+  password?: pulumi.Input<string>;
+  /** Whether the connection pooler is on. Default false. Change: in place (enable/disablePooler). */
+  connectionPooler?: pulumi.Input<boolean>;
+  /** VPC to attach the service to (same region). Change: in place (detach old, attach new). */
+  vpcId?: pulumi.Input<string>;
+  /** Whether the service is paused. Default false. Change: in place (stop/start). */
+  paused?: pulumi.Input<boolean>;
+  /** Create the service as a fork of another. Change: replace. */
+  forkFrom?: pulumi.Input<ForkFromArgs>;
+}
+
+/** Compute allocated to the service. */
+export interface ResourceOutput {
+  /** Id of the allocation. */
+  id: string;
+  /** CPU in milli-cores. */
+  cpuMillis: number;
+  /** Memory in GiB. */
+  memoryGbs: number;
+  /** Storage volume type, when the API says. */
+  volumeType?: string;
+}
+
+const ForkFromSchema = z
+  .strictObject({
+    serviceId: nonEmpty,
+    projectId: nonEmpty.optional(),
+    strategy: z.enum(FORK_STRATEGIES, { message: `must be one of ${FORK_STRATEGIES.join(", ")}` }),
+    targetTime: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.strategy === "PITR" && !f.targetTime)
+      ctx.addIssue({ code: "custom", path: ["targetTime"], message: "is required when strategy is PITR" });
+    if (f.strategy !== "PITR" && f.targetTime)
+      ctx.addIssue({
+        code: "custom",
+        path: ["targetTime"],
+        message: "is only allowed when strategy is PITR",
+      });
+  });
+
+const replicas = z.number().int("must be a whole number").min(0).max(2, "must be at most 2").default(0);
+
+const ServiceFieldsSchema = z.object({
+  projectId: projectIdField,
+  name: resourceName,
+  serviceType: z.enum(SERVICE_TYPES, { message: `must be one of ${SERVICE_TYPES.join(", ")}` }),
+  regionCode: nonEmpty,
+  cpuMillis: cpuMillisField,
+  memoryGbs: memoryGbsField,
+  replicaCount: replicas,
+  syncReplicaCount: replicas,
+  environment: environmentField,
+  password: z.string().min(8, "must be at least 8 characters").optional(),
+  connectionPooler: flagField(false),
+  vpcId: nonEmpty.optional(),
+  paused: flagField(false),
+  forkFrom: ForkFromSchema.optional(),
+});
+
+/** Validation of the inputs, with defaults filled in; hidden inputs pass through. */
+export const ServiceInputsSchema = ServiceFieldsSchema.loose().superRefine((s, ctx) => {
+  if (s.syncReplicaCount > s.replicaCount)
+    ctx.addIssue({
+      code: "custom",
+      path: ["syncReplicaCount"],
+      message: `must not exceed replicaCount (${s.replicaCount})`,
+    });
+});
+
+/** Inputs after check. */
+export type ServiceInputs = z.output<typeof ServiceFieldsSchema>;
+
+/** Outputs of the provider: the observed state, named like the inputs, plus what the API adds. */
+export interface ServiceOutputs extends Omit<ServiceInputs, "forkFrom"> {
+  serviceId: string;
+  projectId: string;
+  forkFrom?: ServiceInputs["forkFrom"];
+  status: string;
+  created?: string;
+  endpoint?: EndpointOutput;
+  poolerEndpoint?: EndpointOutput;
+  vpcEndpoint?: { host?: string; port?: number; vpcId?: string };
+  resources: ResourceOutput[];
+  haReplicas?: { replicaCount?: number; syncReplicaCount?: number };
+  forkedFrom?: { projectId?: string; serviceId?: string; isStandby?: boolean };
+  readReplicaSets: Array<{ id: string; name: string; status: string; nodes: number }>;
+  initialPassword?: string;
+}

@@ -1,0 +1,247 @@
+/**
+ * What every resource does alike against an emulator over real HTTP, as one table: delete
+ * sends one DELETE, waits until gone and can be repeated; a resource deleted out of band reads
+ * as gone; a create never duplicates (a record of the same identity is refused with import
+ * advice, and a create POST whose answer is lost after the record was made adopts it); a create
+ * whose wait fails after the API accepted it keeps the resource in the stack; no error quotes
+ * the secret key. What is particular to one resource lives in its own `<name>.test.ts`.
+ */
+import { PROVIDERS } from "../../provider/host";
+import type { ResourceKind } from "../../provider/kit/spec";
+import { TEST_TRANSITION_MS, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import {
+  PROVIDER,
+  drive,
+  errorOf,
+  errorText,
+  pointProviderAt,
+  recordCalls,
+  type Props,
+} from "../helpers/provider";
+
+const SECRET_KEY = "shared-integration-secret-62e0f1";
+
+let emu: TestEmulator;
+let restoreEnv: () => void;
+
+beforeAll(async () => {
+  emu = await startTestEmulator({ secretKey: SECRET_KEY });
+  restoreEnv = pointProviderAt(emu);
+});
+afterAll(async () => {
+  restoreEnv();
+  await emu.close();
+});
+afterEach(() => emu.setFaults({}));
+
+/** Creates a READY service through the API; its id. */
+async function readyService(): Promise<string> {
+  const made = await emu.api<{ service_id: string }>("POST", `${emu.projectPath}/services`, {
+    name: "primary",
+  });
+  const id = made.body.service_id;
+  await emu.waitFor(
+    async () => (await emu.api<{ status: string }>("GET", `${emu.projectPath}/services/${id}`)).body,
+    (s) => s.status === "READY",
+    { what: "service READY" },
+  );
+  return id;
+}
+
+/** Creates a VPC through the API; its id. */
+async function vpc(): Promise<string> {
+  const made = await emu.api<{ id: string }>("POST", `${emu.projectPath}/vpcs`, {
+    name: "core",
+    cidr: "10.0.0.0/16",
+    region_code: "us-east-1",
+  });
+  return made.body.id;
+}
+
+/** One resource: how to make its parent, its inputs, and where the API lists it. */
+interface Row {
+  kind: ResourceKind;
+  /** Makes what the resource needs (its parent) and returns the parent's id, if any. */
+  parent(): Promise<string | undefined>;
+  /** Program inputs on that parent. */
+  inputs(parent: string | undefined): Props;
+  /** API path of the collection it is created in (the create POST goes there). */
+  collection(parent: string | undefined): string;
+  /** The collection as `recordCalls` writes it. */
+  logged: string;
+  /** The path of one record as `recordCalls` writes it. */
+  one: string;
+  /** The own id of a record in the collection's list. */
+  idOf(record: Record<string, unknown>): string;
+  /** Sends a create through the API for a record the program's inputs describe. */
+  rawCreate(parent: string | undefined): Promise<void>;
+  /** The create waits until the record settles (so a slow API can time it out). */
+  waits: boolean;
+}
+
+const P = "/projects/{project}";
+const ROWS: Row[] = [
+  {
+    kind: "service",
+    waits: true,
+    parent: async () => undefined,
+    inputs: () => ({
+      name: "orders",
+      serviceType: "TIMESERIESDB",
+      regionCode: "us-east-1",
+      cpuMillis: 1000,
+      memoryGbs: 4,
+    }),
+    collection: () => `${emu.projectPath}/services`,
+    logged: `${P}/services`,
+    one: `${P}/services/{service}`,
+    idOf: (r) => r.service_id as string,
+    rawCreate: async () => {
+      const body = {
+        name: "orders",
+        addons: ["time-series"],
+        region_code: "us-east-1",
+        cpu_millis: 1000,
+        memory_gbs: 4,
+      };
+      await emu.api("POST", `${emu.projectPath}/services`, body);
+    },
+  },
+  {
+    kind: "vpc",
+    waits: false,
+    parent: async () => undefined,
+    inputs: () => ({ name: "core", cidr: "10.0.0.0/16", regionCode: "us-east-1" }),
+    collection: () => `${emu.projectPath}/vpcs`,
+    logged: `${P}/vpcs`,
+    one: `${P}/vpcs/{vpc}`,
+    idOf: (r) => r.id as string,
+    rawCreate: () => vpc().then(() => undefined),
+  },
+  {
+    kind: "read-replica-set",
+    waits: true,
+    parent: readyService,
+    inputs: (serviceId) => ({ serviceId, name: "readers", nodes: 1, cpuMillis: 500, memoryGbs: 2 }),
+    collection: (serviceId) => `${emu.projectPath}/services/${serviceId}/replicaSets`,
+    logged: `${P}/services/{service}/replicaSets`,
+    one: `${P}/services/{service}/replicaSets/{replicaSet}`,
+    idOf: (r) => r.id as string,
+    rawCreate: async (serviceId) => {
+      const body = { name: "readers", nodes: 1, cpu_millis: 500, memory_gbs: 2 };
+      await emu.api("POST", `${emu.projectPath}/services/${serviceId}/replicaSets`, body);
+    },
+  },
+  {
+    kind: "vpc-peering",
+    waits: true,
+    parent: vpc,
+    inputs: (vpcId) => ({
+      vpcId,
+      peerAccountId: "123456789012",
+      peerRegionCode: "us-west-2",
+      peerVpcId: "vpc-peer1",
+    }),
+    collection: (vpcId) => `${emu.projectPath}/vpcs/${vpcId}/peerings`,
+    logged: `${P}/vpcs/{vpc}/peerings`,
+    one: `${P}/vpcs/{vpc}/peerings/{peering}`,
+    idOf: (r) => r.id as string,
+    rawCreate: async (vpcId) => {
+      const body = {
+        peer_account_id: "123456789012",
+        peer_region_code: "us-west-2",
+        peer_vpc_id: "vpc-peer1",
+      };
+      await emu.api("POST", `${emu.projectPath}/vpcs/${vpcId}/peerings`, body);
+    },
+  },
+];
+
+describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) => {
+  const resources = drive(PROVIDERS[row.kind]);
+  let parent: string | undefined;
+
+  /** The records of the collection, as the API lists them. */
+  const list = async () =>
+    (await emu.api<Array<Record<string, unknown>>>("GET", row.collection(parent))).body;
+
+  beforeEach(async () => {
+    await emu.reset();
+    await emu.setTransitionMs(TEST_TRANSITION_MS);
+    parent = await row.parent();
+  });
+
+  it("delete: one DELETE, waits until gone, leaves nothing; deleting again is fine", async () => {
+    const state = await resources.create(row.inputs(parent));
+    const { calls } = await recordCalls(emu, () => resources.delete(state));
+    expect(calls).toEqual([`DELETE ${row.one}`]);
+    expect(await list()).toEqual([]);
+    await expect(resources.delete(state)).resolves.toBeUndefined();
+  });
+
+  it("a resource deleted out of band reads as gone", async () => {
+    const state = await resources.create(row.inputs(parent));
+    const [record] = await list();
+    await emu.api("DELETE", `${row.collection(parent)}/${row.idOf(record)}`);
+    await emu.waitFor(list, (all) => all.length === 0, { what: "record gone" });
+    expect(await resources.read(state.id, state.outs)).toMatchObject({ id: undefined, props: undefined });
+  });
+
+  it("a record of the same identity is refused with import advice, not duplicated, and no call is made", async () => {
+    await row.rawCreate(parent);
+    const [record] = await list();
+    const { result: error, calls } = await recordCalls(emu, () =>
+      errorOf(resources.create(row.inputs(parent))),
+    );
+    const importId = parent ? `${parent}/${row.idOf(record)}` : row.idOf(record);
+    expect(error.message).toContain(`{ import: "${importId}" }`);
+    expect(calls).toEqual([]);
+    expect(await list()).toHaveLength(1);
+  });
+
+  it.each([
+    ["a 500", { status: 500 }, 500],
+    ["a dropped connection", { drop: true }, 0],
+  ])(
+    "the create POST answered with %s after the record was made: adopted, not duplicated",
+    async (_what, fault, status) => {
+      const path = `${row.logged.split("/").pop()}$`;
+      await emu.setFaults({ rules: [{ method: "POST", path: `/${path}`, count: 1, after: true, ...fault }] });
+      const { result: state, calls } = await recordCalls(emu, () => resources.create(row.inputs(parent)), {
+        withStatus: true,
+      });
+      expect(calls).toEqual([`POST ${row.logged} -> ${status}`]);
+      const all = await list();
+      expect(all.map(row.idOf)).toEqual([state.id.split("/").pop()]);
+    },
+  );
+
+  if (row.waits) {
+    it("a create past its timeout fails with the id, properties (with __provider) and reasons", async () => {
+      await emu.setTransitionMs(600);
+      const error = await errorOf(resources.create({ ...row.inputs(parent), __timeouts: { create: 50 } }));
+      const [record] = await list();
+      expect(error.id).toBe(parent ? `${parent}/${row.idOf(record)}` : row.idOf(record));
+      expect(error.message).toMatch(/timed out after .* waiting for .*customTimeouts/);
+      expect(error.reasons).toEqual([error.message]);
+      expect(error.properties).toMatchObject({ __provider: PROVIDER, __timeouts: { create: 50 } });
+      expect(await list()).toHaveLength(1);
+    });
+  }
+
+  it("errors of refused calls quote neither the secret key nor the Authorization header", async () => {
+    const state = await resources.create(row.inputs(parent));
+    await emu.setFaults({ rules: [{ method: "*", path: "/projects/", count: 1000, status: 403 }] });
+    const errors = [
+      await errorOf(resources.create(row.inputs(parent))),
+      await errorOf(resources.read(state.id, state.outs)),
+      await errorOf(resources.delete(state)),
+    ];
+    const token = Buffer.from(`${emu.credentials.publicKey}:${SECRET_KEY}`).toString("base64");
+    for (const error of errors) {
+      expect(error.message).toMatch(/HTTP 403/);
+      expect(errorText(error)).not.toContain(SECRET_KEY);
+      expect(errorText(error)).not.toContain(token);
+    }
+  });
+});
