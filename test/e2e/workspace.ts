@@ -153,9 +153,10 @@ export class Workspace {
   ) {}
 
   /**
-   * Copies `examples/<example>` (or the program folder at the absolute path `example`) to a
-   * fresh folder, links the dependencies installed from the packed tarball, and points Pulumi
-   * at a local backend and the emulator at `apiUrl`.
+   * Copies `examples/<example>` (or the folder `example`, when absolute) to a fresh folder, links
+   * the dependencies installed from the packed tarball, and points Pulumi at a local backend and
+   * the emulator at `apiUrl`. The program, its dynamic providers and policy packs run on the
+   * `node` running these tests, whatever else is on PATH.
    */
   static create(example: string, apiUrl: string): Workspace {
     const work = process.env.MDB_E2E_WORK;
@@ -170,7 +171,8 @@ export class Workspace {
     fs.mkdirSync(path.join(dir, ".state"));
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+      // The Pulumi CLI, then this process's node: the language host and plugins take the first on PATH.
+      PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
       PULUMI_HOME: path.join(dir, ".pulumi-home"),
       PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
       PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",

@@ -1,0 +1,67 @@
+/**
+ * The versions the toolchain is pinned at agree: the Pulumi CLI and language host that
+ * scripts/ensure-pulumi builds from tools/ are the locked @pulumi/pulumi release, and the Node.js
+ * releases package.json's engines names are the ones CI runs the tests on.
+ */
+import * as fs from "fs";
+import * as path from "path";
+
+const root = path.resolve(__dirname, "../..");
+const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+const checkNode = require("../../scripts/check-node.js") as {
+  satisfies(version: string, range: string): boolean;
+  warning(version: string, range: string): string;
+};
+
+/** The versions a go.mod requires the Pulumi Go modules at, by module ("pkg/v3", "sdk/v3"). */
+function pulumiPins(goMod: string): Record<string, string> {
+  const pins: Record<string, string> = {};
+  for (const match of read(goMod).matchAll(
+    /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/(\w+\/v3) v(\S+)/gm,
+  )) {
+    pins[match[1]] = match[2];
+  }
+  return pins;
+}
+
+const locked = JSON.parse(read("package-lock.json")).packages["node_modules/@pulumi/pulumi"]
+  .version as string;
+const engines = JSON.parse(read("package.json")).engines.node as string;
+
+describe("the Pulumi version pinned in tools/", () => {
+  it("is the locked @pulumi/pulumi for the CLI (pkg/v3 and sdk/v3)", () => {
+    expect(pulumiPins("tools/pulumi/go.mod")).toEqual({ "pkg/v3": locked, "sdk/v3": locked });
+  });
+
+  it("is the locked @pulumi/pulumi for the Node.js language host (sdk/v3)", () => {
+    expect(pulumiPins("tools/pulumi-language-nodejs/go.mod")).toEqual({ "sdk/v3": locked });
+  });
+});
+
+describe("the supported Node.js versions", () => {
+  it("are the majors .ci/run tests on, each named by engines", () => {
+    const legs = /^NODE_MAJORS=\(([\d ]+)\)/m.exec(read(".ci/run"));
+    expect(legs).not.toBeNull();
+    const majors = legs![1].trim().split(/\s+/).sort();
+    const named = engines.split("||").map((range) => range.trim().replace(/^\^/, "").split(".")[0]);
+    expect(named.sort()).toEqual(majors);
+  });
+
+  it("accept the LTS lines from engines' minimum and refuse the others, with one line saying so", () => {
+    const range = "^22.13.0 || ^24.0.0";
+    for (const version of ["v22.13.0", "v22.23.3", "v24.0.0", "v24.21.0"]) {
+      expect([version, checkNode.satisfies(version, range), checkNode.warning(version, range)]).toEqual([
+        version,
+        true,
+        "",
+      ]);
+    }
+    for (const version of ["v20.20.2", "v22.12.9", "v23.11.0", "v26.1.0"]) {
+      expect([version, checkNode.satisfies(version, range)]).toEqual([version, false]);
+    }
+    const text = checkNode.warning("v20.20.2", range);
+    expect(text).toBe(
+      "pulumi-managed-db: Node.js v20.20.2 is not supported; use Node.js 22 or 24 (LTS, tested in CI; engines: ^22.13.0 || ^24.0.0)",
+    );
+  });
+});
