@@ -21,8 +21,11 @@ const { Emulator, ensurePulumi, installPackage } = require("./setup");
 
 const root = path.resolve(__dirname, "../..");
 
+const started = Date.now();
+
+/** A progress line on stderr, with the seconds since the start. */
 function log(message) {
-  process.stderr.write(`bench: ${message}\n`);
+  process.stderr.write(`bench [${((Date.now() - started) / 1000).toFixed(0)} s]: ${message}\n`);
 }
 
 /** The commands of each operation, in the order they run on a stack. */
@@ -140,6 +143,13 @@ function meta(options, bin) {
   };
 }
 
+/** Formats `text` as the repository's Prettier settings want it, so the written file passes `npm run lint`. */
+async function formatMarkdown(file, text) {
+  const prettier = require("prettier");
+  const config = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(text, { ...config, filepath: file });
+}
+
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-bench-"));
@@ -147,7 +157,7 @@ async function main() {
   try {
     log("getting the Pulumi CLI (scripts/ensure-pulumi)");
     const bin = ensurePulumi();
-    log("packing and installing the package (npm pack builds it)");
+    log("building if needed, packing and installing the package");
     const nodeModules = installPackage(work);
     emulator = await Emulator.start(options.transitionMs);
     log(`emulator on ${emulator.url}, ${options.transitionMs} ms per lifecycle step; work in ${work}`);
@@ -165,7 +175,8 @@ async function main() {
       const out = path.resolve(root, options.out);
       const intro =
         "# Benchmark\n\nThe latest table of `npm run bench` (`npm run bench -- --help` for its flags).\n\n";
-      fs.writeFileSync(out, `${intro}${report}\n${LEGEND}`);
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, await formatMarkdown(out, `${intro}${report}\n${LEGEND}`));
       log(`wrote ${path.relative(root, out)}`);
     }
   } finally {

@@ -24,12 +24,38 @@ function ensurePulumi() {
   return sh(path.join(root, "scripts/ensure-pulumi"), [], root).trim().split("\n").pop();
 }
 
+/** Newest modification time (ms) of the files under `dir`, 0 when there are none. */
+function newest(dir) {
+  let latest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      latest = Math.max(latest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+/** Runs `npm run build` unless dist/ is newer than every source file and build setting. */
+function buildIfNeeded() {
+  const built = [path.join(root, "dist/provider/index.js"), path.join(root, "dist/emulator/cli.js")];
+  const builtAt = Math.min(...built.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
+  const sources = ["provider", "emulator"].map((d) => newest(path.join(root, d)));
+  const settings = ["package.json", "tsconfig.json", "tsconfig.build.json"].map(
+    (f) => fs.statSync(path.join(root, f)).mtimeMs,
+  );
+  if (Math.max(...sources, ...settings) < builtAt) return false;
+  sh("npm", ["run", "--silent", "build"], root);
+  return true;
+}
+
 /**
- * Packs the package (its `prepack` builds dist/) into `work` and installs the tarball with the
- * locked @pulumi/pulumi and TypeScript into `work/deps`; returns that node_modules folder.
+ * Builds if needed, packs the package into `work` and installs the tarball with the locked
+ * @pulumi/pulumi and TypeScript into `work/deps`; returns that node_modules folder.
  */
 function installPackage(work) {
-  const tarball = sh("npm", ["pack", "--silent", "--pack-destination", work], root).trim().split("\n").pop();
+  buildIfNeeded();
+  // The build is fresh, so `prepack` (which builds again) is skipped.
+  const pack = ["pack", "--silent", "--ignore-scripts", "--pack-destination", work];
+  const tarball = sh("npm", pack, root).trim().split("\n").pop();
   const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
   const version = (name) => lock.packages[`node_modules/${name}`].version;
   const deps = path.join(work, "deps");
