@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+// `npm run bench`: measures this package's resources under the real Pulumi CLI against the
+// emulator, next to as many do-nothing dynamic resources, and prints (and writes to
+// docs/bench.md) a markdown table. See `npm run bench -- --help` and docs/bench.md.
+//
+// For every size and repetition, each operation runs on both programs back to back (A/B
+// interleaved, the first one alternating), so a slower moment of the machine hits both:
+// preview of a fresh stack, up, no-op preview (--expect-no-changes), destroy, then up and
+// destroy again with --parallel 100. The emulator's request log gives the API calls and the
+// settle lag of every wait; /proc gives the provider host's peak memory.
+"use strict";
+const { execFileSync } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+const { parseOptions } = require("./options");
+const { Program, VARIANTS } = require("./program");
+const { LEGEND, renderReport } = require("./report");
+const { countCalls, settleWaits } = require("./settle");
+const { Emulator, ensurePulumi, installPackage } = require("./setup");
+
+const root = path.resolve(__dirname, "../..");
+
+const started = Date.now();
+
+/** A progress line on stderr, with the seconds since the start. */
+function log(message) {
+  process.stderr.write(`bench [${((Date.now() - started) / 1000).toFixed(0)} s]: ${message}\n`);
+}
+
+/** The commands of each operation, in the order they run on a stack. */
+const STEPS = [
+  { op: "preview", args: ["preview"] },
+  { op: "up", args: ["up", "--yes", "--skip-preview"] },
+  { op: "noop", args: ["preview", "--expect-no-changes"] },
+  { op: "destroy", args: ["destroy", "--yes", "--skip-preview"] },
+  { op: "up100", args: ["up", "--yes", "--skip-preview", "--parallel", "100"] },
+  { op: "destroy100", needs: "up100", args: ["destroy", "--yes", "--skip-preview", "--parallel", "100"] },
+];
+
+function emptyResult() {
+  return { ms: {}, cpu: {}, calls: {}, peaks: [], waits: [] };
+}
+
+/** Runs one step on one program and records it; for this package, reads the emulator's log too. */
+async function runStep(program, step, result, emulator, transitionMs) {
+  const mdb = program.variant === "mdb";
+  if (mdb) await emulator.clearRequests();
+  const { ms, cpuMs, peak } = await program.pulumi(step.args);
+  (result.ms[step.op] ??= []).push(ms);
+  (result.cpu[step.op] ??= []).push(cpuMs);
+  result.rep.peak = Math.max(result.rep.peak ?? 0, peak ?? 0) || undefined;
+  let note = "";
+  if (mdb) {
+    const requests = await emulator.requests();
+    const { services } = await emulator.inventory();
+    result.calls[step.op] = countCalls(requests);
+    const waits = settleWaits(requests, services, transitionMs);
+    result.waits.push(...waits);
+    note = `, ${requests.length} API calls${waits.length ? `, ${waits.length} waits` : ""}`;
+  }
+  const cpu = cpuMs === undefined ? "" : ` (CPU ${(cpuMs / 1000).toFixed(2)} s)`;
+  log(`${program.size} ${program.variant} ${step.op}: ${(ms / 1000).toFixed(2)} s${cpu}${note}`);
+}
+
+/** Checks that a destroy left nothing behind in the emulator. */
+async function checkEmpty(emulator) {
+  const { services, vpcs, peerings } = await emulator.inventory();
+  const left = services.length + vpcs.length + peerings.length;
+  if (left > 0) throw new Error(`destroy left ${left} record(s) in the emulator`);
+}
+
+/**
+ * One untimed preview of each program on a throwaway stack, so the first measured command
+ * does not also pay for cold disk caches (node_modules, the compiled TypeScript compiler).
+ */
+async function warmUp(options, programs) {
+  log("warming up: one untimed preview of each program");
+  for (const size of options.sizes) {
+    for (const variant of VARIANTS) {
+      const program = programs[size][variant];
+      await program.pulumi(["stack", "select", "--create", "warm-up"]);
+      await program.pulumi(["preview"]);
+      await program.pulumi(["stack", "rm", "--yes", "--force", "warm-up"]);
+    }
+  }
+}
+
+async function measure(options, programs, emulator) {
+  if (!options.ci) await warmUp(options, programs);
+  const results = {};
+  for (const size of options.sizes) results[size] = { mdb: emptyResult(), trivial: emptyResult() };
+  for (let rep = 1; rep <= options.reps; rep++) {
+    for (const size of options.sizes) {
+      const stack = `r${rep}`;
+      for (const variant of VARIANTS) {
+        results[size][variant].rep = {};
+        await programs[size][variant].pulumi(["stack", "select", "--create", stack]);
+      }
+      const steps = STEPS.filter((s) => options.ops.has(s.needs ?? s.op));
+      for (const [index, step] of steps.entries()) {
+        const order = (rep + index) % 2 === 1 ? VARIANTS : [...VARIANTS].reverse();
+        for (const variant of order)
+          await runStep(
+            programs[size][variant],
+            step,
+            results[size][variant],
+            emulator,
+            options.transitionMs,
+          );
+        if (step.op.startsWith("destroy")) await checkEmpty(emulator);
+      }
+      for (const variant of VARIANTS) {
+        const result = results[size][variant];
+        result.peaks.push(result.rep.peak);
+        delete result.rep;
+        await programs[size][variant].pulumi(["stack", "rm", "--yes", "--force", stack]);
+      }
+    }
+  }
+  return results;
+}
+
+function meta(options, bin) {
+  const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+  let commit = "unknown";
+  try {
+    commit =
+      git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain") ? " (with local changes)" : "");
+  } catch {
+    // not a git checkout
+  }
+  const pulumi = execFileSync(path.join(bin, "pulumi"), ["version"], { encoding: "utf8" }).trim();
+  return {
+    date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    cpus: os.availableParallelism(),
+    node: process.version,
+    pulumi,
+    commit,
+    lang: options.lang,
+    transitionMs: options.transitionMs,
+    reps: options.reps,
+  };
+}
+
+/** Formats `text` as the repository's Prettier settings want it, so the written file passes `npm run lint`. */
+async function formatMarkdown(file, text) {
+  const prettier = require("prettier");
+  const config = (await prettier.resolveConfig(file)) ?? {};
+  return prettier.format(text, { ...config, filepath: file });
+}
+
+async function main() {
+  const options = parseOptions(process.argv.slice(2));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-bench-"));
+  let emulator;
+  try {
+    log("getting the Pulumi CLI (scripts/ensure-pulumi)");
+    const bin = ensurePulumi();
+    log("building if needed, packing and installing the package");
+    const nodeModules = installPackage(work);
+    emulator = await Emulator.start(options.transitionMs);
+    log(`emulator on ${emulator.url}, ${options.transitionMs} ms per lifecycle step; work in ${work}`);
+    const context = { work, bin, nodeModules, apiUrl: emulator.url };
+    const programs = {};
+    for (const size of options.sizes) {
+      programs[size] = {};
+      for (const variant of VARIANTS)
+        programs[size][variant] = new Program(variant, size, options.lang, context);
+    }
+    const results = await measure(options, programs, emulator);
+    const report = renderReport(results, meta(options, bin));
+    process.stdout.write(`\n${report}`);
+    if (options.out) {
+      const out = path.resolve(root, options.out);
+      const intro =
+        "# Benchmark\n\nThe latest table of `npm run bench` (`npm run bench -- --help` for its flags).\n\n";
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.writeFileSync(out, await formatMarkdown(out, `${intro}${report}\n${LEGEND}`));
+      log(`wrote ${path.relative(root, out)}`);
+    }
+  } finally {
+    await emulator?.stop();
+    if (options.keep) log(`kept ${work}`);
+    else fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+  process.exit(1);
+});

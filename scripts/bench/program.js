@@ -1,0 +1,113 @@
+// One generated benchmark program in its own folder (templates/<variant>.ts with the number of
+// units filled in), with the installed package linked as node_modules, a file:// backend and a
+// passphrase secrets provider; runs Pulumi commands on it, timing each and sampling the peak
+// memory of its dynamic provider host.
+"use strict";
+const { spawn } = require("child_process");
+const fs = require("fs");
+const path = require("path");
+const { ProviderMemory } = require("./procmem");
+const { KEYS } = require("./setup");
+
+const templates = path.join(__dirname, "templates");
+
+/**
+ * CPU time, in ms, of this process's reaped children and their reaped descendants (cutime +
+ * cstime of /proc/self/stat): around one command, the CPU its whole process tree used (the
+ * CLI, the language host, the program, the provider host). Undefined off Linux.
+ */
+function childrenCpuMs() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) * 10; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+/** The variants compared: this package's resources, and do-nothing dynamic resources. */
+const VARIANTS = ["mdb", "trivial"];
+
+class Program {
+  /**
+   * Writes the program of `variant` with `size` resources into `work/<variant>-<size>`.
+   * `lang` is `ts` (run through Pulumi's TypeScript support, as the examples are) or `js`
+   * (the template transpiled here). `context` holds the shared paths and the emulator URL.
+   */
+  constructor(variant, size, lang, context) {
+    this.variant = variant;
+    this.size = size;
+    this.dir = path.join(context.work, `${variant}-${size}`);
+    fs.mkdirSync(path.join(this.dir, ".state"), { recursive: true });
+    const source = fs
+      .readFileSync(path.join(templates, `${variant}.ts`), "utf8")
+      .replace("__UNITS__", String(size / 4));
+    if (lang === "ts") {
+      fs.writeFileSync(path.join(this.dir, "index.ts"), source);
+      fs.copyFileSync(path.join(templates, "tsconfig.json"), path.join(this.dir, "tsconfig.json"));
+    } else {
+      const ts = require("typescript");
+      const js = ts.transpileModule(source, {
+        compilerOptions: {
+          module: ts.ModuleKind.CommonJS,
+          target: ts.ScriptTarget.ES2020,
+          esModuleInterop: true,
+        },
+      }).outputText;
+      fs.writeFileSync(path.join(this.dir, "index.js"), js);
+    }
+    fs.writeFileSync(
+      path.join(this.dir, "Pulumi.yaml"),
+      `name: bench-${variant}-${size}\nmain: index.${lang}\n` +
+        `runtime:\n  name: nodejs\n  options:\n    typescript: ${lang === "ts"}\n`,
+    );
+    fs.symlinkSync(context.nodeModules, path.join(this.dir, "node_modules"), "dir");
+    this.env = {
+      ...process.env,
+      ...context.extraEnv,
+      PATH: `${context.bin}${path.delimiter}${process.env.PATH}`,
+      PULUMI_HOME: path.join(context.work, ".pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${path.join(this.dir, ".state")}`,
+      PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      NO_COLOR: "1",
+      MDB_API_URL: context.apiUrl,
+      MDB_PUBLIC_KEY: KEYS.publicKey,
+      MDB_SECRET_KEY: KEYS.secretKey,
+      MDB_PROJECT_ID: KEYS.projectId,
+    };
+  }
+
+  /**
+   * Runs `pulumi <args> --non-interactive`. Resolves with the wall time in ms, the CPU time of
+   * its process tree in ms, the provider host's peak memory in bytes (undefined when none ran)
+   * and the output; rejects with the output when the command fails.
+   */
+  pulumi(args) {
+    return new Promise((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const cpuBefore = childrenCpuMs();
+      const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env });
+      const memory = new ProviderMemory(child.pid);
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      child.once("error", reject);
+      child.once("close", (code) => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        const peak = memory.stop();
+        const cpuAfter = childrenCpuMs();
+        const cpuMs = cpuBefore === undefined ? undefined : cpuAfter - cpuBefore;
+        if (code === 0) resolve({ ms, cpuMs, peak, output });
+        else
+          reject(
+            new Error(`${this.variant}-${this.size}: pulumi ${args.join(" ")} exited ${code}\n${output}`),
+          );
+      });
+    });
+  }
+}
+
+module.exports = { Program, VARIANTS };

@@ -1,0 +1,166 @@
+// The markdown the bench prints and writes: one row per program and size, then the ratios the
+// targets of the performance work are stated in, each with its goal.
+"use strict";
+
+/** Median of numbers (undefined for none). */
+function median(values) {
+  return quantile(values, 0.5);
+}
+
+/** Quantile `q` (0..1) by linear interpolation between the nearest ranks (undefined for none). */
+function quantile(values, q) {
+  const sorted = values.filter((v) => v !== undefined).sort((a, b) => a - b);
+  if (sorted.length === 0) return undefined;
+  const pos = (sorted.length - 1) * q;
+  const low = Math.floor(pos);
+  const high = Math.ceil(pos);
+  return sorted[low] + (sorted[high] - sorted[low]) * (pos - low);
+}
+
+const seconds = (ms) => (ms === undefined ? "–" : (ms / 1000).toFixed(2));
+const fixed = (n, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
+const units = (size) => `${size / 4} unit${size === 4 ? "" : "s"}`;
+const ratio = (a, b) => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
+
+/** Summary of the waits of a set of operations: lag median and p95 (ms), GETs per second of wait. */
+function waitSummary(waits) {
+  const waitMs = waits.reduce((sum, w) => sum + w.waitMs, 0);
+  const gets = waits.reduce((sum, w) => sum + w.gets, 0);
+  return {
+    count: waits.length,
+    lagMedian: median(waits.map((w) => w.lagMs)),
+    lagP95: quantile(
+      waits.map((w) => w.lagMs),
+      0.95,
+    ),
+    getsPerSecond: waitMs > 0 ? gets / (waitMs / 1000) : undefined,
+  };
+}
+
+function callText(counts) {
+  if (!counts) return "–";
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const gets = counts.GET ?? 0;
+  return total === 0 ? "0" : `${total} (${gets} GET)`;
+}
+
+/** Median wall time of `op`, with the median CPU time of its process tree after it. */
+function timeText(r, op) {
+  const cpu = median(r.cpu[op] ?? []);
+  return `${seconds(median(r.ms[op] ?? []))}${cpu === undefined ? "" : ` (${seconds(cpu)})`}`;
+}
+
+/** One row of the main table. */
+function row(size, variant, r) {
+  const lag = waitSummary(r.waits);
+  const peak = median(r.peaks);
+  const calls = ["preview", "up", "noop", "destroy"].map((op) => callText(r.calls[op])).join(" / ");
+  return (
+    `| ${size} | ${variant} | ${timeText(r, "preview")} | ${timeText(r, "noop")} | ` +
+    `${seconds(median(r.ms.up))} | ${seconds(median(r.ms.up100))} | ${seconds(median(r.ms.destroy))} | ` +
+    `${variant === "trivial" ? "–" : calls} | ` +
+    `${lag.count ? `${seconds(lag.lagMedian)} / ${seconds(lag.lagP95)} (${lag.count})` : "–"} | ` +
+    `${fixed(lag.getsPerSecond)} | ${peak === undefined ? "–" : (peak / 2 ** 20).toFixed(0)} |`
+  );
+}
+
+/**
+ * The report: `results[size][variant]` holds `{ms: {op: [ms]}, calls: {op: {METHOD: n}},
+ * peaks: [bytes], waits: [{lagMs, waitMs, gets}]}`; `meta` describes the run.
+ */
+function renderReport(results, meta) {
+  const sizes = Object.keys(results)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const get = (size, variant, op) => (results[size] ? median(results[size][variant].ms[op]) : undefined);
+  const lines = [
+    `Run ${meta.date} on ${meta.cpus} CPU(s), Node.js ${meta.node}, Pulumi CLI ${meta.pulumi}, package ` +
+      `${meta.commit}; ${meta.lang === "ts" ? "TypeScript" : "JavaScript"} programs, emulator steps of ` +
+      `${meta.transitionMs} ms, median of ${meta.reps} run(s), A/B interleaved. Times in seconds: wall ` +
+      "clock of the `pulumi` command, and for previews (in brackets) the CPU time of its process tree " +
+      "(CLI, language host, program, provider host), steadier on a busy machine; `up` and `destroy` " +
+      "skip their preview.",
+    "",
+    "| resources | program | preview | no-op preview | up | up -p 100 | destroy | API calls: preview / up / no-op / destroy | settle lag median / p95 (waits) | GETs per s of wait | provider peak MiB |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const size of sizes)
+    for (const variant of ["mdb", "trivial"]) lines.push(row(size, variant, results[size][variant]));
+
+  const small = sizes[0];
+  const large = sizes[sizes.length - 1];
+  const ends = large === small ? [small] : [large, small];
+  const vsTrivial = (size, op) => ratio(get(size, "mdb", op), get(size, "trivial", op));
+  const cpuVsTrivial = (size, op) =>
+    ratio(median(results[size].mdb.cpu[op] ?? []), median(results[size].trivial.cpu[op] ?? []));
+  const goal = (size) => (size === small ? 1.15 : 1.2);
+  const unitsUp = sizes.includes(48) && sizes.includes(4) ? [48, 4] : [large, small];
+  const allWaits = waitSummary(sizes.flatMap((s) => results[s].mdb.waits));
+  const targets = [
+    ...ends.map((size) => [`preview, ${size} resources / trivial`, vsTrivial(size, "preview"), goal(size)]),
+    ...ends.map((size) => [
+      `no-op preview, ${size} resources / trivial`,
+      vsTrivial(size, "noop"),
+      goal(size),
+    ]),
+    [
+      `up -p 100, ${units(unitsUp[0])} / ${units(unitsUp[1])}`,
+      ratio(get(unitsUp[0], "mdb", "up100"), get(unitsUp[1], "mdb", "up100")),
+      1.1,
+    ],
+    ["settle lag median, s (all sizes)", allWaits.lagMedian && allWaits.lagMedian / 1000, 0.4],
+    ["settle lag p95, s (all sizes)", allWaits.lagP95 && allWaits.lagP95 / 1000, 1],
+    ["GETs per second of wait (all sizes)", allWaits.getsPerSecond, 2],
+    [
+      `provider peak memory, ${large} resources / trivial`,
+      ratio(median(results[large].mdb.peaks), median(results[large].trivial.peaks)),
+      1.5,
+    ],
+  ];
+  lines.push("", "| target | measured | goal | met |", "|---|---|---|---|");
+  for (const [name, value, limit] of targets) {
+    const met = value === undefined ? "–" : value <= limit ? "yes" : "**no**";
+    lines.push(`| ${name} | ${fixed(value)} | ≤ ${limit} | ${met} |`);
+  }
+  // The same ratios in CPU time: not the targets, but steadier when the machine is shared.
+  const cpuRatios = ends.flatMap((size) =>
+    ["preview", "noop"].map(
+      (op) => `${op === "noop" ? "no-op preview" : "preview"} ${size}: ${fixed(cpuVsTrivial(size, op))}`,
+    ),
+  );
+  lines.push("", `CPU-time ratios against trivial: ${cpuRatios.join(", ")}.`);
+  if (sizes.length > 1) {
+    const perResource = (variant) =>
+      ratio(get(large, variant, "preview") - get(small, variant, "preview"), large - small);
+    lines.push(
+      "",
+      `Preview cost per resource (slope between ${small} and ${large} resources): ` +
+        `${fixed(perResource("mdb"), 1)} ms for this package, ${fixed(perResource("trivial"), 1)} ms for a ` +
+        "trivial dynamic resource.",
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** How to read the table: written under it in docs/bench.md. */
+const LEGEND = `## How to read it
+
+- **mdb** rows run this package's resources, installed from its \`npm pack\` tarball: per unit a
+  \`Vpc\`, a \`Service\` attached to it with the connection pooler, a \`ReadReplicaSet\` and a
+  \`VpcPeering\`. **trivial** rows run as many do-nothing dynamic resources wired the same way,
+  whose provider answers at once: what Pulumi itself costs, the floor for any dynamic provider.
+- **preview** is \`pulumi preview\` of a new stack; **no-op preview** runs after \`up\` with
+  \`--expect-no-changes\` (it fails the bench if anything would change). **up** uses the CLI's
+  default \`--parallel\` (4 x CPUs), **up -p 100** lets every ready resource start at once.
+- **API calls** come from the emulator's request log (\`/_emulator/requests\`), per operation.
+- **settle lag**: for every wait of the provider (a service becoming READY, a replica set or
+  peering becoming active, a delete finishing), the time from the emulator's record settling (the
+  action's time + its lifecycle steps x the step duration) to the provider's first GET that sees it.
+  **GETs per s of wait** = the GETs of those waits / their total duration.
+- **provider peak MiB** is the largest VmHWM (peak resident memory) of the dynamic provider host
+  process over all the operations of that size.
+- The **targets** table checks the ratios the performance work is held to; the machine's load
+  moves wall times, so compare the two rows of a size (measured back to back) rather than runs.
+`;
+
+module.exports = { renderReport, median, quantile, waitSummary, LEGEND };

@@ -1,0 +1,150 @@
+// What the bench needs before measuring: the Pulumi CLI (scripts/ensure-pulumi), this package
+// packed with `npm pack` (which builds it) and installed from the tarball as a user installs it,
+// and a started emulator with its admin API.
+"use strict";
+/* global fetch */
+const { execFileSync, spawn } = require("child_process");
+const fs = require("fs");
+const path = require("path");
+const readline = require("readline");
+const { Buffer } = require("buffer");
+const { URL } = require("url");
+
+const root = path.resolve(__dirname, "../..");
+
+/** Credentials of the bench's emulator. */
+const KEYS = { publicKey: "bench-public", secretKey: "bench-secret", projectId: "proj-bench" };
+
+function sh(command, args, cwd) {
+  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+}
+
+/** Runs scripts/ensure-pulumi and returns the bin dir it prints last. */
+function ensurePulumi() {
+  return sh(path.join(root, "scripts/ensure-pulumi"), [], root).trim().split("\n").pop();
+}
+
+/** Newest modification time (ms) of the files under `dir`, 0 when there are none. */
+function newest(dir) {
+  let latest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      latest = Math.max(latest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
+  }
+  return latest;
+}
+
+/** Runs `npm run build` unless dist/ is newer than every source file and build setting. */
+function buildIfNeeded() {
+  const built = [path.join(root, "dist/provider/index.js"), path.join(root, "dist/emulator/cli.js")];
+  const builtAt = Math.min(...built.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
+  const sources = ["provider", "emulator"].map((d) => newest(path.join(root, d)));
+  const settings = ["package.json", "tsconfig.json", "tsconfig.build.json"].map(
+    (f) => fs.statSync(path.join(root, f)).mtimeMs,
+  );
+  if (Math.max(...sources, ...settings) < builtAt) return false;
+  sh("npm", ["run", "--silent", "build"], root);
+  return true;
+}
+
+/**
+ * Builds if needed, packs the package into `work` and installs the tarball with the locked
+ * @pulumi/pulumi and TypeScript into `work/deps`; returns that node_modules folder.
+ */
+function installPackage(work) {
+  buildIfNeeded();
+  // The build is fresh, so `prepack` (which builds again) is skipped.
+  const pack = ["pack", "--silent", "--ignore-scripts", "--pack-destination", work];
+  const tarball = sh("npm", pack, root).trim().split("\n").pop();
+  const lock = JSON.parse(fs.readFileSync(path.join(root, "package-lock.json"), "utf8"));
+  const version = (name) => lock.packages[`node_modules/${name}`].version;
+  const deps = path.join(work, "deps");
+  fs.mkdirSync(deps);
+  fs.writeFileSync(
+    path.join(deps, "package.json"),
+    JSON.stringify({
+      name: "mdb-bench-deps",
+      private: true,
+      dependencies: {
+        "pulumi-managed-db": `file:${path.join(work, tarball)}`,
+        "@pulumi/pulumi": version("@pulumi/pulumi"),
+        typescript: version("typescript"),
+        "@types/node": version("@types/node"),
+      },
+    }),
+  );
+  sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], deps);
+  return path.join(deps, "node_modules");
+}
+
+/** A started `mdb-emulator` (dist/emulator/cli.js) and its admin API. */
+class Emulator {
+  constructor(child, url) {
+    this.child = child;
+    /** Base URL of the API. */
+    this.url = url;
+    this.origin = new URL(url).origin;
+  }
+
+  /** Starts the emulator on a free port with `transitionMs` per lifecycle step. */
+  static async start(transitionMs) {
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(root, "dist/emulator/cli.js"),
+        ...["--port", "0", "--transition-ms", String(transitionMs)],
+        ...["--public-key", KEYS.publicKey, "--secret-key", KEYS.secretKey, "--project-id", KEYS.projectId],
+      ],
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    const url = await new Promise((resolve, reject) => {
+      readline.createInterface({ input: child.stdout }).once("line", (line) => {
+        const match = /^listening on (http:\/\/\S+)$/.exec(line);
+        if (match) resolve(match[1]);
+        else reject(new Error(`mdb-emulator: unexpected first line: ${line}`));
+      });
+      child.once("exit", (code) => reject(new Error(`mdb-emulator exited with ${code}`)));
+    });
+    return new Emulator(child, url);
+  }
+
+  async call(method, url) {
+    const auth = Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString("base64");
+    const response = await fetch(url, { method, headers: { Authorization: `Basic ${auth}` } });
+    const text = await response.text();
+    if (response.status >= 400) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+
+  /** The request log: `[{method, path, status, at}]`, `at` in epoch ms. */
+  async requests() {
+    const log = await this.call("GET", `${this.origin}/_emulator/requests`);
+    return log.map((entry) => ({ ...entry, at: Date.parse(entry.at) }));
+  }
+
+  /** Empties the request log. */
+  clearRequests() {
+    return this.call("DELETE", `${this.origin}/_emulator/requests`);
+  }
+
+  /** The project's services, VPCs and their peerings (read through the API, after the log is read). */
+  async inventory() {
+    const project = `${this.url}/projects/${KEYS.projectId}`;
+    const services = await this.call("GET", `${project}/services`);
+    const vpcs = await this.call("GET", `${project}/vpcs`);
+    const peerings = (
+      await Promise.all(vpcs.map((v) => this.call("GET", `${project}/vpcs/${v.id}/peerings`)))
+    ).flat();
+    return { services, vpcs, peerings };
+  }
+
+  /** Stops the process. */
+  async stop() {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once("exit", resolve));
+    this.child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+module.exports = { KEYS, ensurePulumi, installPackage, Emulator };
