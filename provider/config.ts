@@ -1,8 +1,9 @@
 /**
- * Where the provider finds the API endpoint and credentials. Precedence: a resource's own
- * `projectId` input, then stack config (`mdb:*`), then the environment (`MDB_*`). The
- * project falls back to the key's own project, as `GET /auth/info` reports it.
- * Credentials are read at run time only; they are never resource inputs and never in state.
+ * Where the provider finds the API endpoint and credentials, and the adoption switch.
+ * Precedence: a resource's own `projectId` input, then stack config (`mdb:*`), then the
+ * environment (`MDB_*`). The project falls back to the key's own project, as `GET /auth/info`
+ * reports it. Credentials are read at run time only; they are never resource inputs and never
+ * in state.
  */
 
 /** Resolved settings of the provider. */
@@ -75,4 +76,36 @@ export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = pr
     secretKey: secretKey as string,
     projectId: pick("projectId", config, env),
   };
+}
+
+/** Stack config key and environment variable of the adoption switch (docs/recovery.md). */
+export const ADOPT_EXISTING_KEYS = { config: "mdb:adoptExisting", env: "MDB_ADOPT_EXISTING" } as const;
+
+/** Raised when a setting has a value it cannot take; its message names the config key and variable. */
+export class InvalidConfigError extends Error {
+  constructor(message: string) {
+    super(`pulumi-managed-db is not configured correctly: ${message}`);
+    this.name = "InvalidConfigError";
+  }
+}
+
+/**
+ * The adoption switch: `true` makes a create adopt an existing record of the same identity
+ * even when the program named it (docs/recovery.md). Stack config `mdb:adoptExisting`, else
+ * the environment's `MDB_ADOPT_EXISTING`; `true` or `false`, default false. Throws
+ * {@link InvalidConfigError} naming both on any other value.
+ */
+export function resolveAdoptExisting(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): boolean {
+  const fromConfig = config?.get(ADOPT_EXISTING_KEYS.config);
+  const [source, value] =
+    fromConfig !== undefined && fromConfig !== ""
+      ? [`stack config ${ADOPT_EXISTING_KEYS.config}`, fromConfig]
+      : [`environment variable ${ADOPT_EXISTING_KEYS.env}`, env[ADOPT_EXISTING_KEYS.env] ?? ""];
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  throw new InvalidConfigError(
+    `${source} is ${JSON.stringify(value)}; it must be true or false. Set it with ` +
+      `\`pulumi config set ${ADOPT_EXISTING_KEYS.config} true|false\` or the environment variable ` +
+      `${ADOPT_EXISTING_KEYS.env}`,
+  );
 }

@@ -39,4 +39,4 @@ export type {
 } from "./functions";
 export { MdbApi } from "./client/api";
 export { MdbApiError, MdbRequestError } from "./client/errors";
-export { CONFIG_KEYS, MissingConfigError } from "./config";
+export { ADOPT_EXISTING_KEYS, CONFIG_KEYS, InvalidConfigError, MissingConfigError } from "./config";

@@ -4,7 +4,7 @@
  * Holds the client built from the settings and the project a call is about. Never in state.
  */
 import { MdbApi } from "./client/api";
-import { ConfigSource, ProviderConfig, resolveConfig } from "./config";
+import { ConfigSource, ProviderConfig, resolveAdoptExisting, resolveConfig } from "./config";
 
 /** A client built from resolved settings, and the project calls default to. */
 export class ApiSession {
@@ -50,8 +50,17 @@ export function configureRuntime(config: ConfigSource | undefined): void {
 }
 
 function providerSession(): ApiSession {
-  session ??= new ApiSession(resolveConfig(stackConfig));
+  if (!session) {
+    // A bad adoption switch fails every operation, as a missing setting does.
+    resolveAdoptExisting(stackConfig);
+    session = new ApiSession(resolveConfig(stackConfig));
+  }
   return session;
+}
+
+/** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`, `MDB_ADOPT_EXISTING`). */
+export function adoptExisting(): boolean {
+  return resolveAdoptExisting(stackConfig);
 }
 
 /** The API client of the provider process, built once from stack config and the environment. */

@@ -1,13 +1,14 @@
 /**
  * Create once, never a duplicate. Before sending, the records a create could have made are
  * looked for: one an interrupted run made under a name the class generated is adopted (the
- * name encodes project, stack and resource), one named by the program is refused with import
- * advice. A create is never blindly retried: after an ambiguous failure (the request may have
- * been carried out), the list is read again, and only a matching record that was not there
- * before is taken.
+ * name encodes project, stack and resource), one named by the program is adopted only with
+ * `mdb:adoptExisting`, else refused with advice (`adopt-existing.ts`). A create is never
+ * blindly retried: after an ambiguous failure (the request may have been carried out), the
+ * list is read again, and only a matching record that was not there before is taken.
  */
 import { MdbApiError } from "../client/errors";
 import { progress } from "../runtime";
+import { adoptOrRefuse } from "./adopt-existing";
 import type { CreatePolicy, OpContext } from "./spec";
 
 /** How many times a create is sent at most. */
@@ -38,15 +39,16 @@ export async function createOnce<I, R, P extends string>(
   const same = before.filter((r) => policy.same(r, want));
   const live = same.filter((r) => policy.live?.(r) ?? true);
   if (live.length > 0) {
-    const found = live[0];
-    if (request.autoNamed) {
-      progress(`${what} already exists as ${recordId(found)} (an interrupted run?); adopting it`);
-      return found;
-    }
-    throw new Error(
-      `${policy.refusal(found, want, ctx)}. Adopt it with the resource option ` +
-        `{ import: "${request.importId(found)}" }, or ${policy.otherwise}`,
-    );
+    return adoptOrRefuse({
+      what,
+      identity: policy.identity,
+      autoNamed: request.autoNamed,
+      found: live,
+      recordId,
+      importId: request.importId,
+      refusal: (found) => policy.refusal(found, want, ctx),
+      otherwise: policy.otherwise,
+    });
   }
   if (same.length > 0 && policy.ignored) progress(policy.ignored(same, want, ctx));
   const known = new Set(before.map(recordId));

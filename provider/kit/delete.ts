@@ -2,11 +2,13 @@
  * Deleting, shared by every resource: a 404 means already gone; a delete request is only
  * accepted, so the stack waits until the resource has disappeared before moving on (e.g. to
  * delete the VPC a peering used); and a delete refused because the resource is still in use
- * (409) can be tried again until the deadline.
+ * (409) can be tried again until the deadline, or, when its blockers can be looked at, only
+ * while they are being deleted (`blockers.ts`).
  */
 import type { BackoffPolicy } from "../client/backoff";
 import { MdbApiError } from "../client/errors";
 import { progress } from "../runtime";
+import { BLOCKED_GRACE_MS, type Blocker, blockedError, judgeBlocked } from "./blockers";
 import { WaitError, formatDuration, waitFor } from "./wait";
 
 /** True when `error` is the API's 404: the resource does not exist (any more). */
@@ -44,6 +46,10 @@ export interface DeleteOptions {
   timeoutMs: number;
   /** Retry a 409 (still in use) until `timeoutMs`; absent: a 409 fails at once. */
   whileInUse?: WhileInUse;
+  /** What keeps the resource, looked at after each 409: the delete fails fast unless they are going. */
+  blockers?: () => Promise<Blocker[]>;
+  /** How long blockers that are not being deleted are waited for, in ms. Default {@link BLOCKED_GRACE_MS}. */
+  blockedGraceMs?: number;
 }
 
 /** Sends a delete (404: already gone), then waits until the resource is gone. */
@@ -73,6 +79,7 @@ async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): P
   let refusal: MdbApiError | undefined;
   let sent = false;
   const start = Date.now();
+  let firstRefusal: number | undefined;
   try {
     await waitFor(
       async () => {
@@ -84,10 +91,19 @@ async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): P
           if (isGone(error)) return "";
           if (!(error instanceof MdbApiError && error.isConflict)) throw error;
           refusal = error;
-          return error.apiMessage;
+          firstRefusal ??= Date.now();
+          if (!options.blockers) return `still in use: ${error.apiMessage}`;
+          const verdict = judgeBlocked(
+            await options.blockers(),
+            Date.now() - firstRefusal,
+            options.blockedGraceMs ?? BLOCKED_GRACE_MS,
+          );
+          if ("fail" in verdict)
+            throw blockedError(options.what, verdict.fail, whileInUse.advice, error.apiMessage);
+          return verdict.wait;
         }
       },
-      (why) => (why === "" ? { done: true } : { done: false, state: `still in use: ${why}` }),
+      (why) => (why === "" ? { done: true } : { done: false, state: why }),
       {
         what: `${options.what} to be deleted`,
         timeoutMs: options.timeoutMs,

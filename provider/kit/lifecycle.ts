@@ -153,6 +153,7 @@ export function resourceProvider<I extends object, O extends object, R, P extend
         look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
         timeoutMs: timeoutsOf(props).delete,
         whileInUse: ops.whileInUse,
+        blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
       });
     },
   };

@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import type { MdbApi } from "../client/api";
 import type { MdbApiError } from "../client/errors";
+import type { Blocker } from "./blockers";
 import type { WhileInUse } from "./delete";
 import type { DiffFacts } from "./diff";
 import type { IdShape, ResourceRef } from "./ids";
@@ -56,8 +57,14 @@ export interface CreatePolicy<I, R, P extends string> {
   what(want: I): string;
   /** The records a create with `want` could have made (the parent's collection). */
   list(ctx: OpContext<P>, want: I): Promise<R[]>;
-  /** Identity: true when `record` is what a create with `want` makes. */
+  /**
+   * Identity: true when `record` is what a create with `want` makes. A matching record is
+   * adopted instead of created when the class generated the name or `mdb:adoptExisting` is
+   * true (see `adopt-existing.ts`); docs/recovery.md lists each resource's identity.
+   */
   same(record: R, want: I): boolean;
+  /** The identity in words, for the adoption line: `name, CIDR block and region`. */
+  identity: string;
   /** Of the `same` records, those that count (default: all); the others are reported, not adopted. */
   live?(record: R): boolean;
   /** Sends the create. */
@@ -104,4 +111,6 @@ export interface ResourceOps<I, O, R, P extends string, S = never> {
   removedAtOnce?: boolean;
   /** Retry a delete refused because the resource is still in use. */
   whileInUse?: WhileInUse;
+  /** What uses the resource (dependents a delete is refused for), so a refused delete fails fast. */
+  blockers?(api: MdbApi, ref: ResourceRef<P>): Promise<Blocker[]>;
 }

@@ -139,9 +139,10 @@ const VPC_PEERING_OPS: ResourceOps<
           deadline,
         ),
   // A peering has no name, so nothing proves that an existing live peering to the same peer was
-  // made by this resource: adopting it could give one peering two owners, and the first
-  // `destroy` would cut the other's connection. So it is refused with import advice; a `failed`
-  // one connects nothing and is only reported (it keeps the VPC from being deleted).
+  // made by this resource: adopting it unasked could give one peering two owners, and the first
+  // `destroy` would cut the other's connection. So it is adopted only with mdb:adoptExisting,
+  // else refused with advice; a `failed` one connects nothing and is only reported (it keeps
+  // the VPC from being deleted).
   create: {
     what: (want) => `VPC peering to ${peerOf(want)}`,
     list: ({ api, ref }) => api.listPeerings(ref.projectId, ref.vpcId),
@@ -149,6 +150,7 @@ const VPC_PEERING_OPS: ResourceOps<
       record.peer_account_id === want.peerAccountId &&
       record.peer_region_code === want.peerRegionCode &&
       record.peer_vpc_id === want.peerVpcId,
+    identity: "VPC, peer account, peer region and peer VPC",
     live: (record) => record.status !== "failed",
     send: ({ api, ref }, want) =>
       api.createPeering(ref.projectId, ref.vpcId, {

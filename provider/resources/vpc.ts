@@ -7,14 +7,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
+import type { MdbApi } from "../client/api";
 import type { BackoffPolicy } from "../client/backoff";
 import type { Vpc as VpcRecord } from "../client/schemas";
+import type { Blocker } from "../kit/blockers";
 import { unlessGone } from "../kit/delete";
 import { DiffRule, PROJECT_DIFF_RULE } from "../kit/diff";
 import { legacyEntry } from "../kit/entry";
 import { nonEmpty, projectIdField, resourceName } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
 import { TYPE_MODULE, registration } from "../kit/register";
+import type { ResourceRef } from "../kit/ids";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
 import { progress } from "../runtime";
 
@@ -122,6 +125,28 @@ export function planVpcUpdate(have: VpcOutputs, want: VpcInputs): VpcStep[] {
 /** How often a delete refused with 409 (VPC in use) is tried again: 0.5 s growing to 5 s. */
 export const VPC_DELETE_RETRY: BackoffPolicy = { initialMs: 500, maxMs: 5_000, factor: 2, jitter: 0.3 };
 
+/** The peerings of a VPC and the services attached to it: what keeps it from being deleted. */
+async function vpcBlockers(api: MdbApi, ref: ResourceRef<"vpcId">): Promise<Blocker[]> {
+  const [peerings, services] = await Promise.all([
+    unlessGone(api.listPeerings(ref.projectId, ref.vpcId)),
+    api.listServices(ref.projectId),
+  ]);
+  return [
+    ...(peerings ?? []).map((p) => ({
+      what:
+        `peering ${p.id} (${p.status}, to account ${p.peer_account_id}, region ${p.peer_region_code}, ` +
+        `VPC ${p.peer_vpc_id})`,
+      deleting: /^delet/i.test(p.status),
+    })),
+    ...services
+      .filter((s) => s.vpcEndpoint?.vpc_id === ref.vpcId)
+      .map((s) => ({
+        what: `service ${s.service_id} (${s.name}, ${s.status})`,
+        deleting: s.status === "DELETING" || s.status === "DELETED",
+      })),
+  ];
+}
+
 const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId", VpcStep> = {
   find: (api, ref) => unlessGone(api.getVpc(ref.projectId, ref.vpcId)),
   recordId: (record) => record.id,
@@ -138,9 +163,10 @@ const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId", VpcStep> =
   create: {
     what: (want) => `VPC ${want.name}`,
     list: ({ api, ref }) => api.listVpcs(ref.projectId),
-    // Same name, block and region.
+    // Identity: same name, block and region in the project.
     same: (record, want) =>
       record.name === want.name && record.cidr === want.cidr && record.region_code === want.regionCode,
+    identity: "name, CIDR block and region",
     send: ({ api, ref }, want) =>
       api.createVpc(ref.projectId, { name: want.name, cidr: want.cidr, regionCode: want.regionCode }),
     refusal: (found, want, { ref }) =>
@@ -150,11 +176,12 @@ const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId", VpcStep> =
   },
   remove: (api, ref) => api.deleteVpc(ref.projectId, ref.vpcId),
   removedAtOnce: true,
-  // A 409 means a service or peering still uses it, maybe a detach or delete still settling.
+  // A 409 means a service or peering still uses it: worth waiting for only while it is deleting.
   whileInUse: {
     poll: VPC_DELETE_RETRY,
     advice: "Detach the services attached to it and delete its peerings",
   },
+  blockers: vpcBlockers,
 };
 
 /** The provider functions of {@link Vpc}, as the dispatch map in `../host.ts` holds them. */
@@ -167,8 +194,9 @@ export const VPC_PROVIDER = resourceProvider(VPC_SPEC, VPC_OPS);
 export const impl = legacyEntry("vpc");
 
 /**
- * A VPC. Created at once; deleting waits (up to the delete timeout) while services or
- * peerings still use it. Import with the VPC id (or `projectId/vpcId`).
+ * A VPC. Created at once. Deleting waits (up to the delete timeout) while the services or
+ * peerings that use it are being deleted, and fails within about 10 s, naming them, when they
+ * are not. Import with the VPC id (or `projectId/vpcId`).
  */
 export class Vpc extends pulumi.dynamic.Resource {
   /** Id of the VPC. */

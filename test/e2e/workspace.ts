@@ -112,6 +112,26 @@ export class EmulatorProcess {
     await this.call("DELETE", `${new URL(this.url).origin}/_emulator/requests`);
   }
 
+  /** Every API request logged since the last {@link clearCalls}, GETs and faulted ones included. */
+  requests(): Promise<LoggedCall[]> {
+    return this.call<LoggedCall[]>("GET", `${new URL(this.url).origin}/_emulator/requests`);
+  }
+
+  /** Drops every record, the request log and the faults (`POST /_emulator/reset`). */
+  async reset(): Promise<void> {
+    await this.call("POST", `${new URL(this.url).origin}/_emulator/reset`);
+  }
+
+  /** Sets the duration of each lifecycle step of actions accepted from now on (`PUT /_emulator/settings`). */
+  async setTransitionMs(transitionMs: number): Promise<void> {
+    await this.call("PUT", `${new URL(this.url).origin}/_emulator/settings`, { transitionMs });
+  }
+
+  /** Replaces the fault configuration (`PUT /_emulator/faults`; see emulator/README.md). */
+  async setFaults(config: Record<string, unknown>): Promise<void> {
+    await this.call("PUT", `${new URL(this.url).origin}/_emulator/faults`, config);
+  }
+
   /** Everything the project holds: services, their replica sets, VPCs, their peerings. */
   async inventory(): Promise<{
     services: string[];
@@ -187,13 +207,19 @@ export class Workspace {
     return new Workspace(dir, env);
   }
 
-  /** Runs `pulumi <args>`; throws with its output unless it exits 0 (or `allowFailure`). */
-  pulumi(args: string[], options: { allowFailure?: boolean } = {}): Promise<CommandResult> {
+  /**
+   * Runs `pulumi <args>`; throws with its output unless it exits 0 (or `allowFailure`).
+   * `env` adds environment variables to this one command.
+   */
+  pulumi(
+    args: string[],
+    options: { allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {},
+  ): Promise<CommandResult> {
     return new Promise((resolve, reject) => {
       execFile(
         "pulumi",
         [...args, "--non-interactive"],
-        { cwd: this.dir, env: this.env, maxBuffer: 64 * 1024 * 1024 },
+        { cwd: this.dir, env: { ...this.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) => {
           const code = error ? ((error as { code?: number }).code ?? 1) : 0;
           const result = { code: typeof code === "number" ? code : 1, stdout, stderr };
@@ -203,6 +229,18 @@ export class Workspace {
         },
       );
     });
+  }
+
+  /**
+   * Starts `pulumi <args> --non-interactive` and returns the process, for tests that signal
+   * it; its output is collected into the returned `output`.
+   */
+  spawn(args: string[]): { child: ChildProcess; output: () => string } {
+    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env });
+    let text = "";
+    child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString()));
+    return { child, output: () => text };
   }
 
   /** `pulumi stack init <stack>` (or select it when it exists). */

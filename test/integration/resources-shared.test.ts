@@ -2,7 +2,7 @@
  * What every resource does alike against an emulator over real HTTP, as one table: delete
  * sends one DELETE, waits until gone and can be repeated; a resource deleted out of band reads
  * as gone; a create never duplicates (a record of the same identity is refused with import
- * advice, and a create POST whose answer is lost after the record was made adopts it); a create
+ * advice, adopted with `mdb:adoptExisting`, and a create POST whose answer is lost after the record was made adopts it); a create
  * whose wait fails after the API accepted it keeps the resource in the stack; no error quotes
  * the secret key. What is particular to one resource lives in its own `<name>.test.ts`.
  */
@@ -195,7 +195,22 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
     );
     const importId = parent ? `${parent}/${row.idOf(record)}` : row.idOf(record);
     expect(error.message).toContain(`{ import: "${importId}" }`);
+    expect(error.message).toContain("set mdb:adoptExisting to true");
     expect(calls).toEqual([]);
+    expect(await list()).toHaveLength(1);
+  });
+
+  it("with MDB_ADOPT_EXISTING=true a record of the same identity is adopted: no call, one record", async () => {
+    await row.rawCreate(parent);
+    const [record] = await list();
+    process.env.MDB_ADOPT_EXISTING = "true";
+    try {
+      const { result: state, calls } = await recordCalls(emu, () => resources.create(row.inputs(parent)));
+      expect(state.id).toBe(parent ? `${parent}/${row.idOf(record)}` : row.idOf(record));
+      expect(calls).toEqual([]);
+    } finally {
+      delete process.env.MDB_ADOPT_EXISTING;
+    }
     expect(await list()).toHaveLength(1);
   });
 

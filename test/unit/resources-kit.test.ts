@@ -106,6 +106,7 @@ describe("createOnce", () => {
     what: (want) => `thing ${want.name}`,
     list: async () => records,
     same: (r, want) => r.name === want.name,
+    identity: "name",
     live: (r) => r.status !== "failed",
     send: async () => send(),
     refusal: (found) => `a thing named ${found.name} exists`,

@@ -195,7 +195,14 @@ describe("Vpc CRUD (stubbed client)", () => {
     expect(await impl.read("vpc1", {})).toEqual({});
   });
 
+  /** The lists a refused delete looks at for blockers show none (the refusal is settling). */
+  function noBlockersListed(): void {
+    stub("listPeerings", () => []);
+    stub("listServices", () => []);
+  }
+
   it("retries a delete refused with 409 while the VPC is still in use, until it goes through", async () => {
+    noBlockersListed();
     let refusals = 2;
     const del = stub("deleteVpc", () => {
       if (refusals-- > 0) throw apiError(409);
@@ -205,6 +212,7 @@ describe("Vpc CRUD (stubbed client)", () => {
   });
 
   it("fails a delete still refused with 409 at the deadline, quoting the API and saying what to do", async () => {
+    noBlockersListed();
     stub("deleteVpc", () => {
       throw apiError(409);
     });

@@ -81,6 +81,7 @@ const READ_REPLICA_SET_OPS: Ops = {
     list: ({ api, ref }) => api.listReplicaSets(ref.projectId, ref.serviceId),
     // Same name on the service, and not on its way out.
     same: (record, want) => record.name === want.name && record.status !== "deleting",
+    identity: "service and name",
     send: ({ api, ref }, want) =>
       api.createReplicaSet(ref.projectId, ref.serviceId, {
         name: want.name,

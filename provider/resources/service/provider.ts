@@ -81,6 +81,7 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "se
       (record.forked_from?.service_id ?? undefined) === want.forkFrom?.serviceId &&
       record.status !== "DELETING" &&
       record.status !== "DELETED",
+    identity: "name, type, region and fork source",
     send: sendCreate,
     refusal: (found, want, { ref }) =>
       `a service named "${want.name}" (${want.serviceType}, ${want.regionCode}) already exists in project ` +
