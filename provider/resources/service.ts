@@ -89,6 +89,8 @@ export class Service extends pulumi.dynamic.Resource {
   >;
   /** Password the service was created with (secret); only known for services this stack created. */
   declare readonly initialPassword: pulumi.Output<string | undefined>;
+  /** Whether deletes are refused (see {@link ServiceArgs.deletionProtection}). */
+  declare readonly deletionProtection: pulumi.Output<boolean>;
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(SERVICE_SPEC, name, args, opts);

@@ -80,6 +80,7 @@ const serviceDefaults = {
   environment: "DEV",
   connectionPooler: false,
   paused: false,
+  deletionProtection: false,
 };
 
 const CASES: SpecCase[] = [
@@ -139,6 +140,7 @@ const CASES: SpecCase[] = [
       ["connectionPooler", true, "UPDATE", ["enablePooler"]],
       ["vpcId", "vpc-1", "ADD", ["attachToVPC"]],
       ["paused", true, "UPDATE", ["stop"]],
+      ["deletionProtection", true, "UPDATE", []],
     ],
     drift: [[{ cpuMillis: 3000 }, "cpuMillis"]],
     unknownChanges: [["vpcId", "update", "ADD"]],
@@ -154,7 +156,7 @@ const CASES: SpecCase[] = [
   {
     spec: VPC_SPEC,
     valid: vpc,
-    checked: vpc,
+    checked: { ...vpc, deletionProtection: false },
     observed: { vpcId: "vpc1", projectId: "proj", ...vpc },
     id: "vpc1",
     plan: planVpcUpdate as SpecCase["plan"],
@@ -176,7 +178,10 @@ const CASES: SpecCase[] = [
       ["regionCode", "eu-west-1", "UPDATE_REPLACE"],
       ["projectId", "other", "UPDATE_REPLACE"],
     ],
-    inPlace: [["name", "core-2", "UPDATE", ["rename"]]],
+    inPlace: [
+      ["name", "core-2", "UPDATE", ["rename"]],
+      ["deletionProtection", true, "UPDATE", []],
+    ],
     drift: [[{ name: "renamed-by-hand" }, "name"]],
     unknownChanges: [["cidr", "replace", "UPDATE_REPLACE"]],
     ids: [

@@ -14,6 +14,7 @@ import {
   projectIdField,
   resourceName,
 } from "../../kit/fields";
+import { deletionProtectionField } from "../../kit/settings";
 import type { EndpointOutput } from "../../kit/outputs";
 
 export type { EndpointOutput } from "../../kit/outputs";
@@ -64,6 +65,12 @@ export interface ServiceArgs {
   paused?: pulumi.Input<boolean>;
   /** Create the service as a fork of another. Change: replace. */
   forkFrom?: pulumi.Input<ForkFromArgs>;
+  /**
+   * While true, deleting the service (`pulumi destroy`, a replacement, removing it from the
+   * program) fails before any API call. Default false. Change: in place, no API call; to
+   * delete a protected service, set it false and run `pulumi up` first.
+   */
+  deletionProtection?: pulumi.Input<boolean>;
 }
 
 /** Compute allocated to the service. */
@@ -113,6 +120,7 @@ const ServiceFieldsSchema = z.object({
   vpcId: nonEmpty.optional(),
   paused: flagField(false),
   forkFrom: ForkFromSchema.optional(),
+  deletionProtection: deletionProtectionField,
 });
 
 /** Validation of the inputs, with defaults filled in; hidden inputs pass through. */
@@ -129,7 +137,9 @@ export const ServiceInputsSchema = ServiceFieldsSchema.loose().superRefine((s, c
 export type ServiceInputs = z.output<typeof ServiceFieldsSchema>;
 
 /** Outputs of the provider: the observed state, named like the inputs, plus what the API adds. */
-export interface ServiceOutputs extends Omit<ServiceInputs, "forkFrom"> {
+export interface ServiceOutputs extends Omit<ServiceInputs, "forkFrom" | "deletionProtection"> {
+  /** Absent in states written before 0.2.0: false. */
+  deletionProtection?: boolean;
   serviceId: string;
   projectId: string;
   forkFrom?: ServiceInputs["forkFrom"];

@@ -11,7 +11,12 @@ export interface ServiceMemory {
   initialPassword?: string;
   /** The fork source as given (the record knows only its source ids). */
   forkFrom?: ServiceInputs["forkFrom"];
+  /** The inputs only the stack keeps (see `SERVICE_SETTINGS`). */
+  deletionProtection?: boolean;
 }
+
+/** Inputs of a service that only the stack keeps: no record shows them, no call carries them. */
+export const SERVICE_SETTINGS = ["deletionProtection"] as const;
 
 /** The outputs a service record shows; `kept` supplies what the API never returns. */
 export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): ServiceOutputs {
@@ -74,5 +79,6 @@ export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): Serv
       nodes: r.nodes,
     })),
     initialPassword: kept.initialPassword,
+    deletionProtection: kept.deletionProtection,
   };
 }

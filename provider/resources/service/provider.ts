@@ -6,9 +6,10 @@
 import type { Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import { resourceProvider } from "../../kit/lifecycle";
+import { keptSettings } from "../../kit/settings";
 import type { OpContext, ResourceOps } from "../../kit/spec";
 import type { ServiceInputs, ServiceOutputs } from "./args";
-import { serviceOutputs } from "./outputs";
+import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
 import { ServiceStep, planServiceUpdate, runServiceSteps, waitForService } from "./plan";
 import { SERVICE_SPEC } from "./spec";
 
@@ -60,6 +61,7 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "se
   // The password is known once set through this resource; the initial one only from the
   // create's answer; the fork source as the program gave it (the record knows only its ids).
   remember: ({ olds, want, created }) => ({
+    ...keptSettings(SERVICE_SETTINGS, { olds, want }),
     password: olds?.password as string | undefined,
     initialPassword: created ? created.initial_password : (olds?.initialPassword as string | undefined),
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),

@@ -4,6 +4,7 @@
  * outputs.
  */
 import { DiffRule, PROJECT_DIFF_RULE } from "../../kit/diff";
+import { DELETION_PROTECTION_RULE } from "../../kit/settings";
 import type { ResourceSpec } from "../../kit/spec";
 import { ServiceInputs, ServiceInputsSchema } from "./args";
 
@@ -37,6 +38,7 @@ export const SERVICE_DIFF_RULES: Record<keyof ServiceInputs, DiffRule> = {
   connectionPooler: { change: "update", default: false },
   vpcId: { change: "update" },
   paused: { change: "update", default: false },
+  deletionProtection: DELETION_PROTECTION_RULE,
 };
 
 /** The facts of `Service`. */
@@ -69,6 +71,7 @@ export const SERVICE_SPEC: ResourceSpec<"serviceId"> = {
     "paused",
     "password",
     "forkFrom",
+    "deletionProtection",
   ],
   secretOutputs: ["password", "initialPassword"],
 };
