@@ -81,6 +81,8 @@ const serviceDefaults = {
   connectionPooler: false,
   paused: false,
   deletionProtection: false,
+  username: "tsdbadmin",
+  databaseName: "tsdb",
 };
 
 const CASES: SpecCase[] = [
@@ -113,6 +115,9 @@ const CASES: SpecCase[] = [
       ["replicaCount", 3, /replicaCount: must be at most 2/],
       ["password", "short", /password: must be at least 8 characters/],
       ["connectionPooler", "yes", /^connectionPooler: must be true or false$/],
+      ["deletionProtection", "yes", /^deletionProtection: must be true or false$/],
+      ["username", " ", /^username: must not be empty$/],
+      ["databaseName", "", /^databaseName: must not be empty$/],
     ],
     several: [
       { cpuMillis: -1, memoryGbs: 1.5, environment: "QA" },
@@ -141,6 +146,8 @@ const CASES: SpecCase[] = [
       ["vpcId", "vpc-1", "ADD", ["attachToVPC"]],
       ["paused", true, "UPDATE", ["stop"]],
       ["deletionProtection", true, "UPDATE", []],
+      ["username", "app_owner", "UPDATE", []],
+      ["databaseName", "orders", "UPDATE", []],
     ],
     drift: [[{ cpuMillis: 3000 }, "cpuMillis"]],
     unknownChanges: [["vpcId", "update", "ADD"]],

@@ -14,6 +14,7 @@ import {
   projectIdField,
   resourceName,
 } from "../../kit/fields";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME } from "../../kit/connection";
 import { deletionProtectionField } from "../../kit/settings";
 import type { EndpointOutput } from "../../kit/outputs";
 
@@ -71,6 +72,16 @@ export interface ServiceArgs {
    * delete a protected service, set it false and run `pulumi up` first.
    */
   deletionProtection?: pulumi.Input<boolean>;
+  /**
+   * Database user the connection outputs name. Default `tsdbadmin`, the user the service is
+   * created with. Change: in place, no API call (only the URIs change).
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * Database the connection outputs name. Default `tsdb`, the database the service is created
+   * with. Change: in place, no API call (only the URIs change).
+   */
+  databaseName?: pulumi.Input<string>;
 }
 
 /** Compute allocated to the service. */
@@ -121,6 +132,8 @@ const ServiceFieldsSchema = z.object({
   paused: flagField(false),
   forkFrom: ForkFromSchema.optional(),
   deletionProtection: deletionProtectionField,
+  username: nonEmpty.default(DEFAULT_USERNAME),
+  databaseName: nonEmpty.default(DEFAULT_DATABASE_NAME),
 });
 
 /** Validation of the inputs, with defaults filled in; hidden inputs pass through. */
@@ -137,7 +150,10 @@ export const ServiceInputsSchema = ServiceFieldsSchema.loose().superRefine((s, c
 export type ServiceInputs = z.output<typeof ServiceFieldsSchema>;
 
 /** Outputs of the provider: the observed state, named like the inputs, plus what the API adds. */
-export interface ServiceOutputs extends Omit<ServiceInputs, "forkFrom" | "deletionProtection"> {
+export interface ServiceOutputs extends Omit<
+  ServiceInputs,
+  "forkFrom" | "deletionProtection" | "username" | "databaseName"
+> {
   /** Absent in states written before 0.2.0: false. */
   deletionProtection?: boolean;
   serviceId: string;

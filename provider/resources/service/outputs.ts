@@ -13,10 +13,14 @@ export interface ServiceMemory {
   forkFrom?: ServiceInputs["forkFrom"];
   /** The inputs only the stack keeps (see `SERVICE_SETTINGS`). */
   deletionProtection?: boolean;
+  /** Database user the connection outputs name. */
+  username?: string;
+  /** Database the connection outputs name. */
+  databaseName?: string;
 }
 
 /** Inputs of a service that only the stack keeps: no record shows them, no call carries them. */
-export const SERVICE_SETTINGS = ["deletionProtection"] as const;
+export const SERVICE_SETTINGS = ["deletionProtection", "username", "databaseName"] as const;
 
 /** The outputs a service record shows; `kept` supplies what the API never returns. */
 export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): ServiceOutputs {

@@ -8,7 +8,8 @@ import { unlessGone } from "../../kit/delete";
 import { resourceProvider } from "../../kit/lifecycle";
 import { keptSettings } from "../../kit/settings";
 import type { OpContext, ResourceOps } from "../../kit/spec";
-import type { ServiceInputs, ServiceOutputs } from "./args";
+import type { ServiceInputs } from "./args";
+import { type ServiceState, serviceConnection } from "./connection";
 import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
 import { ServiceStep, planServiceUpdate, runServiceSteps, waitForService } from "./plan";
 import { SERVICE_SPEC } from "./spec";
@@ -51,13 +52,16 @@ function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): 
   });
 }
 
-const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "serviceId", ServiceStep> = {
+const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serviceId", ServiceStep> = {
   async find(api, ref) {
     const record = await unlessGone(api.getService(ref.projectId, ref.serviceId));
     return record?.status === "DELETED" ? undefined : record;
   },
   recordId: (record) => record.service_id,
-  outputs: (record, _ref, memory) => serviceOutputs(record, memory),
+  outputs: (record, _ref, memory) => {
+    const outs = serviceOutputs(record, memory);
+    return { ...outs, ...serviceConnection(outs, memory) };
+  },
   // The password is known once set through this resource; the initial one only from the
   // create's answer; the fork source as the program gave it (the record knows only its ids).
   remember: ({ olds, want, created }) => ({

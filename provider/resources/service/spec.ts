@@ -4,6 +4,7 @@
  * outputs.
  */
 import { DiffRule, PROJECT_DIFF_RULE } from "../../kit/diff";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME } from "../../kit/connection";
 import { DELETION_PROTECTION_RULE } from "../../kit/settings";
 import type { ResourceSpec } from "../../kit/spec";
 import { ServiceInputs, ServiceInputsSchema } from "./args";
@@ -39,6 +40,9 @@ export const SERVICE_DIFF_RULES: Record<keyof ServiceInputs, DiffRule> = {
   vpcId: { change: "update" },
   paused: { change: "update", default: false },
   deletionProtection: DELETION_PROTECTION_RULE,
+  // Only the connection outputs change: no API call.
+  username: { change: "update", default: DEFAULT_USERNAME },
+  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME },
 };
 
 /** The facts of `Service`. */
@@ -72,6 +76,19 @@ export const SERVICE_SPEC: ResourceSpec<"serviceId"> = {
     "password",
     "forkFrom",
     "deletionProtection",
+    "username",
+    "databaseName",
+    "connectionUri",
+    "poolerConnectionUri",
+    "vpcConnectionUri",
+    "pgEnv",
   ],
-  secretOutputs: ["password", "initialPassword"],
+  secretOutputs: [
+    "password",
+    "initialPassword",
+    "connectionUri",
+    "poolerConnectionUri",
+    "vpcConnectionUri",
+    "pgEnv",
+  ],
 };
