@@ -119,3 +119,39 @@ it("a refresh gives the same URIs back", async () => {
   for (const key of ["connectionUri", "poolerConnectionUri", "pgEnv", "username", "databaseName"])
     expect(read.props?.[key]).toEqual(state.outs[key]);
 });
+
+describe("ReadReplicaSet", () => {
+  const sets = drive(PROVIDERS["read-replica-set"]);
+  const SET = { name: "reports", nodes: 1, cpuMillis: 500, memoryGbs: 2 };
+
+  /** The set's read-only endpoint, as the API reports it. */
+  async function setEndpoint(serviceId: string): Promise<Endpoint> {
+    const sets = await emu.api<Array<{ endpoint: Endpoint }>>(
+      "GET",
+      `${emu.projectPath}/services/${serviceId}/replicaSets`,
+    );
+    return sets.body[0].endpoint;
+  }
+
+  it("connectionUri names the set's read-only endpoint with the service's credentials", async () => {
+    const service = await services.create({ ...BASE, password: "service-pw-1" });
+    const set = await sets.create({ ...SET, serviceId: service.id, password: "service-pw-1" });
+    const endpoint = await setEndpoint(service.id);
+    expect(endpoint.host).not.toBe((await record(service.id)).endpoint.host);
+    expect(set.outs.connectionUri).toBe(uri(endpoint, "service-pw-1"));
+  });
+
+  it("has no connectionUri without a password, and gets one with no call that changes anything", async () => {
+    const service = await services.create(BASE);
+    const set = await sets.create({ ...SET, serviceId: service.id });
+    expect(set.outs.connectionUri).toBeUndefined();
+    const initial = service.outs.initialPassword as string;
+    const { result, calls } = await recordCalls(emu, () =>
+      sets.update(set, { ...SET, serviceId: service.id, password: initial, databaseName: "reports" }),
+    );
+    expect(calls).toEqual([]);
+    expect(result.state.outs.connectionUri).toBe(
+      uri(await setEndpoint(service.id), initial, "tsdbadmin", "reports"),
+    );
+  });
+});

@@ -203,7 +203,13 @@ const CASES: SpecCase[] = [
   {
     spec: READ_REPLICA_SET_SPEC,
     valid: replicaSet,
-    checked: { ...replicaSet, environment: "DEV", connectionPooler: false },
+    checked: {
+      ...replicaSet,
+      environment: "DEV",
+      connectionPooler: false,
+      username: "tsdbadmin",
+      databaseName: "tsdb",
+    },
     observed: {
       replicaSetId: "rrs1",
       projectId: "proj",
@@ -249,6 +255,9 @@ const CASES: SpecCase[] = [
       ["memoryGbs", 8, "UPDATE", ["resize"]],
       ["environment", "PROD", "UPDATE", ["setEnvironment"]],
       ["connectionPooler", true, "UPDATE", ["enablePooler"]],
+      ["password", "the-service-password", "ADD", []],
+      ["username", "reader", "UPDATE", []],
+      ["databaseName", "orders", "UPDATE", []],
     ],
     drift: [[{ nodes: 5 }, "nodes"]],
     unknownChanges: [
