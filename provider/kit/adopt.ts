@@ -25,7 +25,7 @@ export function takeImport(opts: pulumi.CustomResourceOptions | undefined): {
  * Inputs that may differ at adoption: the API never returns a password, nor the settings only
  * the stack keeps (`settings.ts`); the next `up` records them (the password with its call).
  */
-const UNOBSERVABLE = new Set(["password", "deletionProtection", "username", "databaseName"]);
+const UNOBSERVABLE = new Set(["password", "deletionProtection", "username", "databaseName", "finalFork"]);
 
 function show(value: unknown): string {
   return value === undefined ? "(not set)" : JSON.stringify(value);

@@ -149,6 +149,7 @@ export function resourceProvider<I extends object, O extends object, R, P extend
       refuseIfProtected({ label: spec.label, id, props });
       const ref = await refOf(id, props);
       const api = getApi();
+      await ops.beforeRemove?.({ api, ref, deadline: deadlineOf(props, "delete") }, props);
       await deleteAndWaitGone({
         what: `${spec.label} ${ownId(spec.id, ref)}`,
         send: () => ops.remove(api, ref),

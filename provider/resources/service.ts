@@ -7,11 +7,18 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PgEnv } from "../kit/connection";
 import { legacyEntry } from "../kit/entry";
 import { TYPE_MODULE, registration } from "../kit/register";
-import type { EndpointOutput, ForkFromArgs, ResourceOutput, ServiceArgs } from "./service/args";
+import type {
+  EndpointOutput,
+  FinalForkOptions,
+  ForkFromArgs,
+  ResourceOutput,
+  ServiceArgs,
+} from "./service/args";
 import { SERVICE_SPEC } from "./service/spec";
 
 export type {
   EndpointOutput,
+  FinalForkOptions,
   ForkFromArgs,
   ResourceOutput,
   ServiceArgs,
@@ -98,6 +105,8 @@ export class Service extends pulumi.dynamic.Resource {
   declare readonly username: pulumi.Output<string>;
   /** Database the connection outputs name (`tsdb` unless set). */
   declare readonly databaseName: pulumi.Output<string>;
+  /** Whether a delete forks the service first (see {@link ServiceArgs.finalFork}). */
+  declare readonly finalFork: pulumi.Output<boolean | FinalForkOptions>;
   /**
    * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the service (secret), with the
    * current password: `password` when set, else the initial one. Undefined for a service

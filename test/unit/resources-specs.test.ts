@@ -83,6 +83,7 @@ const serviceDefaults = {
   deletionProtection: false,
   username: "tsdbadmin",
   databaseName: "tsdb",
+  finalFork: false,
 };
 
 const CASES: SpecCase[] = [
@@ -118,6 +119,7 @@ const CASES: SpecCase[] = [
       ["deletionProtection", "yes", /^deletionProtection: must be true or false$/],
       ["username", " ", /^username: must not be empty$/],
       ["databaseName", "", /^databaseName: must not be empty$/],
+      ["finalFork", "yes", /^finalFork: must be true, false or \{ name\?, cpuMillis\?, memoryGbs\? \}$/],
     ],
     several: [
       { cpuMillis: -1, memoryGbs: 1.5, environment: "QA" },
@@ -148,6 +150,8 @@ const CASES: SpecCase[] = [
       ["deletionProtection", true, "UPDATE", []],
       ["username", "app_owner", "UPDATE", []],
       ["databaseName", "orders", "UPDATE", []],
+      ["finalFork", true, "UPDATE", []],
+      ["finalFork", { name: "orders-archive" }, "UPDATE", []],
     ],
     drift: [[{ cpuMillis: 3000 }, "cpuMillis"]],
     unknownChanges: [["vpcId", "update", "ADD"]],

@@ -17,10 +17,12 @@ export interface ServiceMemory {
   username?: string;
   /** Database the connection outputs name. */
   databaseName?: string;
+  /** Whether a delete forks the service first. */
+  finalFork?: ServiceOutputs["finalFork"];
 }
 
 /** Inputs of a service that only the stack keeps: no record shows them, no call carries them. */
-export const SERVICE_SETTINGS = ["deletionProtection", "username", "databaseName"] as const;
+export const SERVICE_SETTINGS = ["deletionProtection", "username", "databaseName", "finalFork"] as const;
 
 /** The outputs a service record shows; `kept` supplies what the API never returns. */
 export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): ServiceOutputs {
@@ -84,5 +86,6 @@ export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): Serv
     })),
     initialPassword: kept.initialPassword,
     deletionProtection: kept.deletionProtection,
+    finalFork: kept.finalFork,
   };
 }

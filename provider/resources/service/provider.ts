@@ -10,6 +10,7 @@ import { keptSettings } from "../../kit/settings";
 import type { OpContext, ResourceOps } from "../../kit/spec";
 import type { ServiceInputs } from "./args";
 import { type ServiceState, serviceConnection } from "./connection";
+import { takeFinalFork } from "./final-fork";
 import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
 import { ServiceStep, planServiceUpdate, runServiceSteps, waitForService } from "./plan";
 import { SERVICE_SPEC } from "./spec";
@@ -94,6 +95,7 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serv
     otherwise: "choose another name",
     prepare: checkForkSource,
   },
+  beforeRemove: takeFinalFork,
   remove: (api, ref) => api.deleteService(ref.projectId, ref.serviceId),
 };
 

@@ -43,6 +43,8 @@ export const SERVICE_DIFF_RULES: Record<keyof ServiceInputs, DiffRule> = {
   // Only the connection outputs change: no API call.
   username: { change: "update", default: DEFAULT_USERNAME },
   databaseName: { change: "update", default: DEFAULT_DATABASE_NAME },
+  // Read by delete from the state: recorded with no API call.
+  finalFork: { change: "update", default: false },
 };
 
 /** The facts of `Service`. */
@@ -82,6 +84,7 @@ export const SERVICE_SPEC: ResourceSpec<"serviceId"> = {
     "poolerConnectionUri",
     "vpcConnectionUri",
     "pgEnv",
+    "finalFork",
   ],
   secretOutputs: [
     "password",
