@@ -10,7 +10,14 @@
  * `MDB_SECRET_KEY`, `MDB_PROJECT_ID`.
  */
 export { Service } from "./resources/service";
-export type { ServiceArgs, ForkFromArgs, EndpointOutput, ResourceOutput } from "./resources/service";
+export type {
+  ServiceArgs,
+  ForkFromArgs,
+  FinalForkOptions,
+  EndpointOutput,
+  ResourceOutput,
+} from "./resources/service";
+export type { PgEnv } from "./kit/connection";
 export { ReadReplicaSet } from "./resources/read-replica-set";
 export type { ReadReplicaSetArgs } from "./resources/read-replica-set";
 export { Vpc } from "./resources/vpc";

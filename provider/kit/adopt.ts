@@ -21,8 +21,11 @@ export function takeImport(opts: pulumi.CustomResourceOptions | undefined): {
   return { opts: rest, importId };
 }
 
-/** Inputs that may differ at adoption: the API never returns a password. */
-const UNOBSERVABLE = new Set(["password"]);
+/**
+ * Inputs that may differ at adoption: the API never returns a password, nor the settings only
+ * the stack keeps (`settings.ts`); the next `up` records them (the password with its call).
+ */
+const UNOBSERVABLE = new Set(["password", "deletionProtection", "username", "databaseName", "finalFork"]);
 
 function show(value: unknown): string {
   return value === undefined ? "(not set)" : JSON.stringify(value);

@@ -16,6 +16,7 @@ import { PROJECT_INPUT, isAutoNamed, stateOf } from "./hidden";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
 import { inputsOf } from "./outputs";
 import { withPartialState } from "./partial";
+import { refuseIfProtected } from "./protection";
 import type { OpContext, Props, ResourceOps, ResourceSpec } from "./spec";
 import { deadlineOf, timeoutsOf } from "./timeouts";
 
@@ -145,8 +146,10 @@ export function resourceProvider<I extends object, O extends object, R, P extend
     },
 
     async delete(id, props) {
+      refuseIfProtected({ label: spec.label, id, props });
       const ref = await refOf(id, props);
       const api = getApi();
+      await ops.beforeRemove?.({ api, ref, deadline: deadlineOf(props, "delete") }, props);
       await deleteAndWaitGone({
         what: `${spec.label} ${ownId(spec.id, ref)}`,
         send: () => ops.remove(api, ref),

@@ -105,6 +105,11 @@ export interface ResourceOps<I, O, R, P extends string, S = never> {
   run?(ctx: OpContext<P>, steps: S[], want: I, memory: Partial<O>): Promise<R | void>;
   /** Creating it. */
   create: CreatePolicy<I, R, P>;
+  /**
+   * Runs before the delete is sent (e.g. a final fork), with the state's outputs `props`; the
+   * delete's time limit applies. Must be safe to run again after a failure half-way.
+   */
+  beforeRemove?(ctx: OpContext<P>, props: Props): Promise<void>;
   /** Sends the delete. */
   remove(api: MdbApi, ref: ResourceRef<P>): Promise<unknown>;
   /** The delete is synchronous: nothing to wait for once it is answered. */

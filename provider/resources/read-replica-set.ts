@@ -56,6 +56,15 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
   declare readonly endpoint: pulumi.Output<EndpointOutput | undefined>;
   /** Host and port of the connection pooler, while enabled. */
   declare readonly poolerEndpoint: pulumi.Output<EndpointOutput | undefined>;
+  /** Database user `connectionUri` names (`tsdbadmin` unless set). */
+  declare readonly username: pulumi.Output<string>;
+  /** Database `connectionUri` names (`tsdb` unless set). */
+  declare readonly databaseName: pulumi.Output<string>;
+  /**
+   * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the set's read-only endpoint
+   * (secret), with the service's credentials; undefined unless `password` is given.
+   */
+  declare readonly connectionUri: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(READ_REPLICA_SET_SPEC, name, args, opts);

@@ -4,13 +4,21 @@
  * (`outputs.ts`), the update plan (`plan.ts`) and its API calls (`provider.ts`).
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { PgEnv } from "../kit/connection";
 import { legacyEntry } from "../kit/entry";
 import { TYPE_MODULE, registration } from "../kit/register";
-import type { EndpointOutput, ForkFromArgs, ResourceOutput, ServiceArgs } from "./service/args";
+import type {
+  EndpointOutput,
+  FinalForkOptions,
+  ForkFromArgs,
+  ResourceOutput,
+  ServiceArgs,
+} from "./service/args";
 import { SERVICE_SPEC } from "./service/spec";
 
 export type {
   EndpointOutput,
+  FinalForkOptions,
   ForkFromArgs,
   ResourceOutput,
   ServiceArgs,
@@ -20,6 +28,7 @@ export type {
 export { ServiceInputsSchema } from "./service/args";
 export { SERVICE_DIFF_RULES, SERVICE_SPEC } from "./service/spec";
 export { serviceOutputs } from "./service/outputs";
+export { serviceConnection, type ServiceConnectionOutputs, type ServiceState } from "./service/connection";
 export { planServiceUpdate, type ServiceStep } from "./service/plan";
 
 /**
@@ -30,7 +39,8 @@ export const impl = legacyEntry("service");
 
 /**
  * A managed database service. Waits until the service is READY (or PAUSED) before
- * reporting outputs. `password` and `initialPassword` are secret outputs.
+ * reporting outputs. `password`, `initialPassword` and the connection outputs
+ * (`connectionUri`, `poolerConnectionUri`, `vpcConnectionUri`, `pgEnv`) are secret outputs.
  */
 export class Service extends pulumi.dynamic.Resource {
   /** Id of the service. */
@@ -89,6 +99,29 @@ export class Service extends pulumi.dynamic.Resource {
   >;
   /** Password the service was created with (secret); only known for services this stack created. */
   declare readonly initialPassword: pulumi.Output<string | undefined>;
+  /** Whether deletes are refused (see {@link ServiceArgs.deletionProtection}). */
+  declare readonly deletionProtection: pulumi.Output<boolean>;
+  /** Database user the connection outputs name (`tsdbadmin` unless set). */
+  declare readonly username: pulumi.Output<string>;
+  /** Database the connection outputs name (`tsdb` unless set). */
+  declare readonly databaseName: pulumi.Output<string>;
+  /** Whether a delete forks the service first (see {@link ServiceArgs.finalFork}). */
+  declare readonly finalFork: pulumi.Output<boolean | FinalForkOptions>;
+  /**
+   * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the service (secret), with the
+   * current password: `password` when set, else the initial one. Undefined for a service
+   * imported without `password` (the stack does not know its password).
+   */
+  declare readonly connectionUri: pulumi.Output<string | undefined>;
+  /** The same URI through the connection pooler, while it is on (secret). */
+  declare readonly poolerConnectionUri: pulumi.Output<string | undefined>;
+  /** The same URI through the VPC endpoint, while the service is attached to a VPC (secret). */
+  declare readonly vpcConnectionUri: pulumi.Output<string | undefined>;
+  /**
+   * The libpq environment for the service's endpoint (secret): `PGHOST`, `PGPORT`, `PGUSER`,
+   * `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE` (`require`). Undefined when `connectionUri` is.
+   */
+  declare readonly pgEnv: pulumi.Output<PgEnv | undefined>;
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(SERVICE_SPEC, name, args, opts);

@@ -18,6 +18,7 @@ import { nonEmpty, projectIdField, resourceName } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
 import { TYPE_MODULE, registration } from "../kit/register";
 import type { ResourceRef } from "../kit/ids";
+import { DELETION_PROTECTION_RULE, deletionProtectionField, keptSettings } from "../kit/settings";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
 import { progress } from "../runtime";
 
@@ -34,6 +35,12 @@ export interface VpcArgs {
   cidr: pulumi.Input<string>;
   /** Region code, e.g. `us-east-1`; services attach only to a VPC of their region. Change: replace. */
   regionCode: pulumi.Input<string>;
+  /**
+   * While true, deleting the VPC (`pulumi destroy`, a replacement, removing it from the
+   * program) fails before any API call. Default false. Change: in place, no API call; to
+   * delete a protected VPC, set it false and run `pulumi up` first.
+   */
+  deletionProtection?: pulumi.Input<boolean>;
 }
 
 /**
@@ -66,6 +73,7 @@ const VpcFieldsSchema = z.object({
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),
   regionCode: nonEmpty,
+  deletionProtection: deletionProtectionField,
 });
 
 /** Validation of the inputs; hidden inputs pass through. */
@@ -75,7 +83,9 @@ export const VpcInputsSchema = VpcFieldsSchema.loose();
 export type VpcInputs = z.output<typeof VpcFieldsSchema>;
 
 /** Outputs of the provider: the observed VPC, named like the inputs. */
-export interface VpcOutputs extends VpcInputs {
+export interface VpcOutputs extends Omit<VpcInputs, "deletionProtection"> {
+  /** Whether deletes are refused; absent in states written before 0.2.0 (false). */
+  deletionProtection?: boolean;
   /** Id of the VPC. */
   vpcId: string;
   /** Project of the VPC, resolved. */
@@ -88,6 +98,7 @@ export const VPC_DIFF_RULES: Record<keyof VpcInputs, DiffRule> = {
   name: { change: "update" },
   cidr: { change: "replace" },
   regionCode: { change: "replace" },
+  deletionProtection: DELETION_PROTECTION_RULE,
 };
 
 /** The facts of {@link Vpc} that the kit reads. */
@@ -100,17 +111,25 @@ export const VPC_SPEC: ResourceSpec<"vpcId"> = {
   stables: ["vpcId", "projectId"],
   id: { label: "VPC", parts: ["vpcId"] },
   naming: "generated",
-  outputNames: ["projectId"],
+  outputNames: ["projectId", "deletionProtection"],
 };
 
-/** The outputs a VPC record shows; the record does not name its project. */
-export function vpcOutputs(record: VpcRecord, projectId: string): VpcOutputs {
+/** Inputs of a VPC that only the stack keeps: no record shows them, no call carries them. */
+const VPC_SETTINGS = ["deletionProtection"] as const;
+
+/** The outputs a VPC record shows; the record does not name its project; `kept`: the settings. */
+export function vpcOutputs(
+  record: VpcRecord,
+  projectId: string,
+  kept: Partial<Pick<VpcOutputs, "deletionProtection">> = {},
+): VpcOutputs {
   return {
     vpcId: record.id,
     projectId,
     name: record.name,
     cidr: record.cidr,
     regionCode: record.region_code,
+    deletionProtection: kept.deletionProtection,
   };
 }
 
@@ -150,7 +169,8 @@ async function vpcBlockers(api: MdbApi, ref: ResourceRef<"vpcId">): Promise<Bloc
 const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId", VpcStep> = {
   find: (api, ref) => unlessGone(api.getVpc(ref.projectId, ref.vpcId)),
   recordId: (record) => record.id,
-  outputs: (record, ref) => vpcOutputs(record, ref.projectId),
+  outputs: (record, ref, memory) => vpcOutputs(record, ref.projectId, memory),
+  remember: ({ olds, want }) => keptSettings(VPC_SETTINGS, { olds, want }),
   plan: planVpcUpdate,
   async run({ api, ref }, steps) {
     let record: VpcRecord | undefined;
@@ -209,6 +229,8 @@ export class Vpc extends pulumi.dynamic.Resource {
   declare readonly cidr: pulumi.Output<string>;
   /** Region code. */
   declare readonly regionCode: pulumi.Output<string>;
+  /** Whether deletes are refused (see {@link VpcArgs.deletionProtection}). */
+  declare readonly deletionProtection: pulumi.Output<boolean>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(VPC_SPEC, name, args, opts);

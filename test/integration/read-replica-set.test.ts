@@ -119,6 +119,8 @@ describe("create", () => {
       environment: "DEV",
       connectionPooler: false,
       endpoint: { host: expect.any(String), port: 5432 },
+      username: "tsdbadmin",
+      databaseName: "tsdb",
       __provider: PROVIDER,
     });
   });
@@ -301,6 +303,8 @@ describe("import", () => {
       memoryGbs: 3,
       environment: "DEV",
       connectionPooler: true,
+      username: "tsdbadmin",
+      databaseName: "tsdb",
       __provider: PROVIDER,
     });
     const imported = { id: read.id!, inputs: read.inputs!, outs: read.props! };

@@ -75,6 +75,7 @@ describe("create", () => {
       ...CORE,
       vpcId: record.id,
       projectId: emu.credentials.projectId,
+      deletionProtection: false,
       __provider: PROVIDER,
     });
     expect(record).toMatchObject({ name: "core", cidr: "10.0.0.0/16", region_code: "us-east-1" });

@@ -71,6 +71,8 @@ describe("ReadReplicaSet update plan", () => {
     ...valid,
     environment: "DEV",
     connectionPooler: false,
+    username: "tsdbadmin",
+    databaseName: "tsdb",
     ...overrides,
   });
 

@@ -3,6 +3,7 @@
  * The rows every resource shares (check, diff table, ids) are in resources-specs.test.ts.
  */
 import { ServiceInputs, ServiceOutputs, planServiceUpdate } from "../../provider/resources/service";
+import { finalForkName } from "../../provider/resources/service/final-fork";
 import { PROVIDERS } from "../../provider/host";
 
 const impl = PROVIDERS.service;
@@ -34,6 +35,21 @@ describe("Service check", () => {
     expect(await failuresOf({ ...valid, forkFrom: { serviceId: "abc", strategy: "YESTERDAY" } })).toEqual([
       "forkFrom: forkFrom.strategy: must be one of LAST_SNAPSHOT, NOW, PITR",
     ]);
+  });
+
+  it("checks the final fork's options like a service's", async () => {
+    expect(await failuresOf({ ...valid, finalFork: { cpuMillis: 300, memoryGbs: 0 } })).toEqual([
+      "finalFork: finalFork.cpuMillis: must be a multiple of 250; finalFork.memoryGbs: must be positive",
+    ]);
+    expect(await failuresOf({ ...valid, finalFork: { name: "archive", nodes: 2 } })).toHaveLength(1);
+    expect(await failuresOf({ ...valid, finalFork: { name: "archive", cpuMillis: 500 } })).toEqual([]);
+  });
+
+  it("names a final fork after the service and its id, within the API's 128 characters", () => {
+    expect(finalForkName("orders", "svc123")).toBe("orders-final-svc123");
+    const long = finalForkName("x".repeat(128), "svc123");
+    expect(long).toHaveLength(128);
+    expect(long.endsWith("-final-svc123")).toBe(true);
   });
 
   it("refuses more synchronous replicas than replicas", async () => {

@@ -80,6 +80,10 @@ const serviceDefaults = {
   environment: "DEV",
   connectionPooler: false,
   paused: false,
+  deletionProtection: false,
+  username: "tsdbadmin",
+  databaseName: "tsdb",
+  finalFork: false,
 };
 
 const CASES: SpecCase[] = [
@@ -112,6 +116,10 @@ const CASES: SpecCase[] = [
       ["replicaCount", 3, /replicaCount: must be at most 2/],
       ["password", "short", /password: must be at least 8 characters/],
       ["connectionPooler", "yes", /^connectionPooler: must be true or false$/],
+      ["deletionProtection", "yes", /^deletionProtection: must be true or false$/],
+      ["username", " ", /^username: must not be empty$/],
+      ["databaseName", "", /^databaseName: must not be empty$/],
+      ["finalFork", "yes", /^finalFork: must be true, false or \{ name\?, cpuMillis\?, memoryGbs\? \}$/],
     ],
     several: [
       { cpuMillis: -1, memoryGbs: 1.5, environment: "QA" },
@@ -139,6 +147,11 @@ const CASES: SpecCase[] = [
       ["connectionPooler", true, "UPDATE", ["enablePooler"]],
       ["vpcId", "vpc-1", "ADD", ["attachToVPC"]],
       ["paused", true, "UPDATE", ["stop"]],
+      ["deletionProtection", true, "UPDATE", []],
+      ["username", "app_owner", "UPDATE", []],
+      ["databaseName", "orders", "UPDATE", []],
+      ["finalFork", true, "UPDATE", []],
+      ["finalFork", { name: "orders-archive" }, "UPDATE", []],
     ],
     drift: [[{ cpuMillis: 3000 }, "cpuMillis"]],
     unknownChanges: [["vpcId", "update", "ADD"]],
@@ -154,7 +167,7 @@ const CASES: SpecCase[] = [
   {
     spec: VPC_SPEC,
     valid: vpc,
-    checked: vpc,
+    checked: { ...vpc, deletionProtection: false },
     observed: { vpcId: "vpc1", projectId: "proj", ...vpc },
     id: "vpc1",
     plan: planVpcUpdate as SpecCase["plan"],
@@ -176,7 +189,10 @@ const CASES: SpecCase[] = [
       ["regionCode", "eu-west-1", "UPDATE_REPLACE"],
       ["projectId", "other", "UPDATE_REPLACE"],
     ],
-    inPlace: [["name", "core-2", "UPDATE", ["rename"]]],
+    inPlace: [
+      ["name", "core-2", "UPDATE", ["rename"]],
+      ["deletionProtection", true, "UPDATE", []],
+    ],
     drift: [[{ name: "renamed-by-hand" }, "name"]],
     unknownChanges: [["cidr", "replace", "UPDATE_REPLACE"]],
     ids: [
@@ -191,7 +207,13 @@ const CASES: SpecCase[] = [
   {
     spec: READ_REPLICA_SET_SPEC,
     valid: replicaSet,
-    checked: { ...replicaSet, environment: "DEV", connectionPooler: false },
+    checked: {
+      ...replicaSet,
+      environment: "DEV",
+      connectionPooler: false,
+      username: "tsdbadmin",
+      databaseName: "tsdb",
+    },
     observed: {
       replicaSetId: "rrs1",
       projectId: "proj",
@@ -237,6 +259,9 @@ const CASES: SpecCase[] = [
       ["memoryGbs", 8, "UPDATE", ["resize"]],
       ["environment", "PROD", "UPDATE", ["setEnvironment"]],
       ["connectionPooler", true, "UPDATE", ["enablePooler"]],
+      ["password", "the-service-password", "ADD", []],
+      ["username", "reader", "UPDATE", []],
+      ["databaseName", "orders", "UPDATE", []],
     ],
     drift: [[{ nodes: 5 }, "nodes"]],
     unknownChanges: [

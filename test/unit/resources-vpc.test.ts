@@ -125,7 +125,13 @@ describe("Vpc CRUD (stubbed client)", () => {
     ]);
     expect(result).toEqual({
       id: "vpc1",
-      outs: { vpcId: "vpc1", projectId: "proj", ...valid, __timeouts: { delete: 1000 } },
+      outs: {
+        vpcId: "vpc1",
+        projectId: "proj",
+        ...valid,
+        deletionProtection: false,
+        __timeouts: { delete: 1000 },
+      },
     });
   });
 

@@ -14,6 +14,7 @@ import {
   projectIdField,
   resourceName,
 } from "../../kit/fields";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME } from "../../kit/connection";
 import type { EndpointOutput } from "../../kit/outputs";
 
 /** Inputs of a {@link ReadReplicaSet}. */
@@ -37,6 +38,17 @@ export interface ReadReplicaSetArgs {
   environment?: pulumi.Input<"PROD" | "DEV">;
   /** Whether the set's connection pooler is on. Default false. Change: in place (enable/disablePooler). */
   connectionPooler?: pulumi.Input<boolean>;
+  /**
+   * The service's current password (secret), for `connectionUri`: a set has no credentials
+   * of its own, and the API never returns a password. Pass what the service was given, e.g.
+   * the secret config value of its `password`, or `service.initialPassword`. Without it,
+   * `connectionUri` is undefined. Change: in place, no API call (only the URI changes).
+   */
+  password?: pulumi.Input<string>;
+  /** Database user `connectionUri` names. Default `tsdbadmin`. Change: in place, no API call. */
+  username?: pulumi.Input<string>;
+  /** Database `connectionUri` names. Default `tsdb`. Change: in place, no API call. */
+  databaseName?: pulumi.Input<string>;
 }
 
 const ReadReplicaSetFieldsSchema = z.object({
@@ -48,6 +60,10 @@ const ReadReplicaSetFieldsSchema = z.object({
   memoryGbs: memoryGbsField,
   environment: environmentField,
   connectionPooler: flagField(false),
+  // Kept as given: a password may start or end with spaces.
+  password: z.string({ message: "must be a string" }).min(1, "must not be empty").optional(),
+  username: nonEmpty.default(DEFAULT_USERNAME),
+  databaseName: nonEmpty.default(DEFAULT_DATABASE_NAME),
 });
 
 /** Validation of the inputs, with defaults filled in; hidden inputs pass through. */
@@ -57,7 +73,18 @@ export const ReadReplicaSetInputsSchema = ReadReplicaSetFieldsSchema.loose();
 export type ReadReplicaSetInputs = z.output<typeof ReadReplicaSetFieldsSchema>;
 
 /** Outputs of the provider: the observed set, named like the inputs, plus what the API adds. */
-export interface ReadReplicaSetOutputs extends ReadReplicaSetInputs {
+export interface ReadReplicaSetOutputs extends Omit<
+  ReadReplicaSetInputs,
+  "password" | "username" | "databaseName"
+> {
+  /** The service's password as given (secret); absent when none was given. */
+  password?: string;
+  /** Database user `connectionUri` names. */
+  username?: string;
+  /** Database `connectionUri` names. */
+  databaseName?: string;
+  /** `postgres://...?sslmode=require` to the set's read-only endpoint (secret), when `password` is given. */
+  connectionUri?: string;
   /** Id of the set (the API's `id`). */
   replicaSetId: string;
   /** Project of the service, resolved. */

@@ -4,7 +4,9 @@
  * create call cannot carry (pooler, environment) by its update plan.
  */
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/connection";
 import { endpointOf } from "../../kit/outputs";
+import { keptSettings } from "../../kit/settings";
 import { resourceProvider } from "../../kit/lifecycle";
 import type { OpContext, ResourceOps } from "../../kit/spec";
 import { PollVerdict, waitUntil } from "../../kit/wait";
@@ -69,10 +71,33 @@ type Ops = ResourceOps<
   ReplicaSetStep
 >;
 
+/** Inputs of a set that only the stack keeps: the credentials its `connectionUri` names. */
+const REPLICA_SET_SETTINGS = ["password", "username", "databaseName"] as const;
+
+/** The set's outputs with the credentials kept and the URI they make with its endpoint. */
+function withConnection(
+  outs: ReadReplicaSetOutputs,
+  kept: Partial<ReadReplicaSetOutputs>,
+): ReadReplicaSetOutputs {
+  const credentials = {
+    username: kept.username ?? DEFAULT_USERNAME,
+    databaseName: kept.databaseName ?? DEFAULT_DATABASE_NAME,
+    password: kept.password,
+  };
+  const target = targetAt(outs.endpoint, credentials);
+  return {
+    ...outs,
+    ...credentials,
+    connectionUri: target && postgresUri(target),
+  };
+}
+
 const READ_REPLICA_SET_OPS: Ops = {
   find: findReplicaSet,
   recordId: (record) => record.id,
-  outputs: (record, ref) => replicaSetOutputs(record, ref.serviceId, ref.projectId),
+  outputs: (record, ref, memory) =>
+    withConnection(replicaSetOutputs(record, ref.serviceId, ref.projectId), memory),
+  remember: ({ olds, want }) => keptSettings(REPLICA_SET_SETTINGS, { olds, want }),
   settle: (ctx, record) => (record.status === "active" ? Promise.resolve(record) : waitForActive(ctx)),
   plan: planReplicaSetUpdate,
   run: (ctx, steps) => runReplicaSetSteps(ctx, steps),

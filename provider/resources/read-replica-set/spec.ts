@@ -6,6 +6,7 @@
  * takes the same name).
  */
 import { DiffRule, PROJECT_DIFF_RULE } from "../../kit/diff";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME } from "../../kit/connection";
 import type { ResourceSpec } from "../../kit/spec";
 import { ReadReplicaSetInputs, ReadReplicaSetInputsSchema } from "./args";
 
@@ -19,6 +20,10 @@ export const READ_REPLICA_SET_DIFF_RULES: Record<keyof ReadReplicaSetInputs, Dif
   memoryGbs: { change: "update" },
   environment: { change: "update", default: "DEV" },
   connectionPooler: { change: "update", default: false },
+  // Only `connectionUri` changes: no API call.
+  password: { change: "update" },
+  username: { change: "update", default: DEFAULT_USERNAME },
+  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME },
 };
 
 /** The facts of `ReadReplicaSet`. */
@@ -40,5 +45,10 @@ export const READ_REPLICA_SET_SPEC: ResourceSpec<"serviceId" | "replicaSetId"> =
     "connectionPooler",
     "endpoint",
     "poolerEndpoint",
+    "password",
+    "username",
+    "databaseName",
+    "connectionUri",
   ],
+  secretOutputs: ["password", "connectionUri"],
 };

@@ -14,6 +14,11 @@ import {
   projectIdField,
   resourceName,
 } from "../../kit/fields";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME } from "../../kit/connection";
+import { deletionProtectionField } from "../../kit/settings";
+import { type FinalForkOptions, finalForkField } from "./final-fork";
+
+export type { FinalForkOptions } from "./final-fork";
 import type { EndpointOutput } from "../../kit/outputs";
 
 export type { EndpointOutput } from "../../kit/outputs";
@@ -64,6 +69,30 @@ export interface ServiceArgs {
   paused?: pulumi.Input<boolean>;
   /** Create the service as a fork of another. Change: replace. */
   forkFrom?: pulumi.Input<ForkFromArgs>;
+  /**
+   * While true, deleting the service (`pulumi destroy`, a replacement, removing it from the
+   * program) fails before any API call. Default false. Change: in place, no API call; to
+   * delete a protected service, set it false and run `pulumi up` first.
+   */
+  deletionProtection?: pulumi.Input<boolean>;
+  /**
+   * Database user the connection outputs name. Default `tsdbadmin`, the user the service is
+   * created with. Change: in place, no API call (only the URIs change).
+   */
+  username?: pulumi.Input<string>;
+  /**
+   * Database the connection outputs name. Default `tsdb`, the database the service is created
+   * with. Change: in place, no API call (only the URIs change).
+   */
+  databaseName?: pulumi.Input<string>;
+  /**
+   * Fork the service before deleting it: `true`, or the fork's `{ name?, cpuMillis?, memoryGbs? }`.
+   * The delete (`pulumi destroy`, a replacement, removing the service from the program) first
+   * forks the last snapshot, waits until the fork is READY and prints its id, then deletes. The
+   * fork is left outside the stack, like a final snapshot. Default false. Change: in place, no
+   * API call; the value the last `pulumi up` recorded is the one a delete uses.
+   */
+  finalFork?: pulumi.Input<boolean | FinalForkOptions>;
 }
 
 /** Compute allocated to the service. */
@@ -113,6 +142,10 @@ const ServiceFieldsSchema = z.object({
   vpcId: nonEmpty.optional(),
   paused: flagField(false),
   forkFrom: ForkFromSchema.optional(),
+  deletionProtection: deletionProtectionField,
+  username: nonEmpty.default(DEFAULT_USERNAME),
+  databaseName: nonEmpty.default(DEFAULT_DATABASE_NAME),
+  finalFork: finalForkField,
 });
 
 /** Validation of the inputs, with defaults filled in; hidden inputs pass through. */
@@ -129,7 +162,14 @@ export const ServiceInputsSchema = ServiceFieldsSchema.loose().superRefine((s, c
 export type ServiceInputs = z.output<typeof ServiceFieldsSchema>;
 
 /** Outputs of the provider: the observed state, named like the inputs, plus what the API adds. */
-export interface ServiceOutputs extends Omit<ServiceInputs, "forkFrom"> {
+export interface ServiceOutputs extends Omit<
+  ServiceInputs,
+  "forkFrom" | "deletionProtection" | "username" | "databaseName" | "finalFork"
+> {
+  /** Absent in states written before 0.2.0: false. */
+  deletionProtection?: boolean;
+  /** Whether a delete forks the service first (see {@link ServiceArgs.finalFork}); absent: false. */
+  finalFork?: boolean | FinalForkOptions;
   serviceId: string;
   projectId: string;
   forkFrom?: ServiceInputs["forkFrom"];

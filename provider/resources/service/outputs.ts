@@ -11,7 +11,18 @@ export interface ServiceMemory {
   initialPassword?: string;
   /** The fork source as given (the record knows only its source ids). */
   forkFrom?: ServiceInputs["forkFrom"];
+  /** The inputs only the stack keeps (see `SERVICE_SETTINGS`). */
+  deletionProtection?: boolean;
+  /** Database user the connection outputs name. */
+  username?: string;
+  /** Database the connection outputs name. */
+  databaseName?: string;
+  /** Whether a delete forks the service first. */
+  finalFork?: ServiceOutputs["finalFork"];
 }
+
+/** Inputs of a service that only the stack keeps: no record shows them, no call carries them. */
+export const SERVICE_SETTINGS = ["deletionProtection", "username", "databaseName", "finalFork"] as const;
 
 /** The outputs a service record shows; `kept` supplies what the API never returns. */
 export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): ServiceOutputs {
@@ -74,5 +85,7 @@ export function serviceOutputs(record: ServiceRecord, kept: ServiceMemory): Serv
       nodes: r.nodes,
     })),
     initialPassword: kept.initialPassword,
+    deletionProtection: kept.deletionProtection,
+    finalFork: kept.finalFork,
   };
 }

@@ -6,9 +6,12 @@
 import type { Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import { resourceProvider } from "../../kit/lifecycle";
+import { keptSettings } from "../../kit/settings";
 import type { OpContext, ResourceOps } from "../../kit/spec";
-import type { ServiceInputs, ServiceOutputs } from "./args";
-import { serviceOutputs } from "./outputs";
+import type { ServiceInputs } from "./args";
+import { type ServiceState, serviceConnection } from "./connection";
+import { takeFinalFork } from "./final-fork";
+import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
 import { ServiceStep, planServiceUpdate, runServiceSteps, waitForService } from "./plan";
 import { SERVICE_SPEC } from "./spec";
 
@@ -50,16 +53,20 @@ function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): 
   });
 }
 
-const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "serviceId", ServiceStep> = {
+const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serviceId", ServiceStep> = {
   async find(api, ref) {
     const record = await unlessGone(api.getService(ref.projectId, ref.serviceId));
     return record?.status === "DELETED" ? undefined : record;
   },
   recordId: (record) => record.service_id,
-  outputs: (record, _ref, memory) => serviceOutputs(record, memory),
+  outputs: (record, _ref, memory) => {
+    const outs = serviceOutputs(record, memory);
+    return { ...outs, ...serviceConnection(outs, memory) };
+  },
   // The password is known once set through this resource; the initial one only from the
   // create's answer; the fork source as the program gave it (the record knows only its ids).
   remember: ({ olds, want, created }) => ({
+    ...keptSettings(SERVICE_SETTINGS, { olds, want }),
     password: olds?.password as string | undefined,
     initialPassword: created ? created.initial_password : (olds?.initialPassword as string | undefined),
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),
@@ -89,6 +96,7 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "se
     otherwise: "choose another name",
     prepare: checkForkSource,
   },
+  beforeRemove: takeFinalFork,
   remove: (api, ref) => api.deleteService(ref.projectId, ref.serviceId),
 };
 

@@ -4,6 +4,8 @@
  * outputs.
  */
 import { DiffRule, PROJECT_DIFF_RULE } from "../../kit/diff";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME } from "../../kit/connection";
+import { DELETION_PROTECTION_RULE } from "../../kit/settings";
 import type { ResourceSpec } from "../../kit/spec";
 import { ServiceInputs, ServiceInputsSchema } from "./args";
 
@@ -37,6 +39,12 @@ export const SERVICE_DIFF_RULES: Record<keyof ServiceInputs, DiffRule> = {
   connectionPooler: { change: "update", default: false },
   vpcId: { change: "update" },
   paused: { change: "update", default: false },
+  deletionProtection: DELETION_PROTECTION_RULE,
+  // Only the connection outputs change: no API call.
+  username: { change: "update", default: DEFAULT_USERNAME },
+  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME },
+  // Read by delete from the state: recorded with no API call.
+  finalFork: { change: "update", default: false },
 };
 
 /** The facts of `Service`. */
@@ -69,6 +77,21 @@ export const SERVICE_SPEC: ResourceSpec<"serviceId"> = {
     "paused",
     "password",
     "forkFrom",
+    "deletionProtection",
+    "username",
+    "databaseName",
+    "connectionUri",
+    "poolerConnectionUri",
+    "vpcConnectionUri",
+    "pgEnv",
+    "finalFork",
   ],
-  secretOutputs: ["password", "initialPassword"],
+  secretOutputs: [
+    "password",
+    "initialPassword",
+    "connectionUri",
+    "poolerConnectionUri",
+    "vpcConnectionUri",
+    "pgEnv",
+  ],
 };
