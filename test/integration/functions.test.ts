@@ -1,5 +1,5 @@
 /**
- * Integration of the invokes (`provider/functions.ts`) with an emulator over real HTTP: each
+ * Integration of the invokes (`provider/functions/`, async forms) with an emulator over real HTTP: each
  * returns the API's records camelCase, without secrets; the project defaults like the
  * resources'; stack config wins over the environment; failures quote no secret.
  *
