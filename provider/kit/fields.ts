@@ -43,7 +43,7 @@ export const wholeIn = (range: WholeRange) =>
 /** CPU in milli-cores: a multiple of 250 from 250 to 64000 ({@link CPU_MILLIS}). */
 export const cpuMillisField = wholeIn(CPU_MILLIS);
 
-/** Memory in GB: a whole number from 1 to 1024 ({@link MEMORY_GBS}). */
+/** Memory in GiB: a whole number from 1 to 1024 ({@link MEMORY_GBS}). */
 export const memoryGbsField = wholeIn(MEMORY_GBS);
 
 /** Nodes of a read replica set: 1 to 10 ({@link REPLICA_SET_NODES}). */

@@ -31,7 +31,7 @@ export interface ReadReplicaSetArgs {
   nodes: pulumi.Input<number>;
   /** CPU per node in milli-cores: a multiple of 250 from 250 to 64000. Change: in place (resize, waits until active). */
   cpuMillis: pulumi.Input<number>;
-  /** Memory per node in GB: 1 to 1024. Change: in place (resize, waits until active). */
+  /** Memory per node in GiB: 1 to 1024. Change: in place (resize, waits until active). */
   memoryGbs: pulumi.Input<number>;
   /** `PROD` or `DEV`. Default `DEV`. Change: in place (setEnvironment). */
   environment?: pulumi.Input<"PROD" | "DEV">;

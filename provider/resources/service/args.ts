@@ -48,7 +48,7 @@ export interface ServiceArgs {
   regionCode: pulumi.Input<string>;
   /** CPU in milli-cores: a multiple of 250 from 250 to 64000. Change: in place (resize). */
   cpuMillis: pulumi.Input<number>;
-  /** Memory in GB: 1 to 1024. Change: in place (resize). */
+  /** Memory in GiB: 1 to 1024. Change: in place (resize). */
   memoryGbs: pulumi.Input<number>;
   /** Number of HA replicas, 0..2. Default 0. Change: in place (setHA). */
   replicaCount?: pulumi.Input<number>;
