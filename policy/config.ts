@@ -6,6 +6,12 @@
 // `enforcementLevel` is not part of these schemas: the CLI adds it to every policy by itself.
 
 import type { PolicyConfigSchema } from "@pulumi/policy";
+import { API_CPU_MILLIS, API_MEMORY_GBS, API_REPLICA_SET_NODES, ApiRange } from "./limits";
+
+/** The bounds of a team limit on a size: within what the service itself takes (`limits.ts`). */
+function withinApi(range: ApiRange): { minimum: number; maximum: number } {
+  return { minimum: range.min, maximum: range.max };
+}
 
 /** Regions allowed by default: the regions where the managed database service runs today. */
 export const DEFAULT_ALLOWED_REGIONS: readonly string[] = [
@@ -56,15 +62,16 @@ export const serviceSizeLimitsSchema: PolicyConfigSchema = {
   properties: {
     maxCpuMillis: {
       type: "integer",
-      minimum: 1,
+      ...withinApi(API_CPU_MILLIS),
       default: 8000,
-      description: "Largest cpuMillis (milli-cores) a service may have.",
+      description:
+        "Largest cpuMillis (milli-cores) a service may have; the service itself takes 250 to 64000.",
     },
     maxMemoryGbs: {
       type: "integer",
-      minimum: 1,
+      ...withinApi(API_MEMORY_GBS),
       default: 32,
-      description: "Largest memoryGbs (GiB) a service may have.",
+      description: "Largest memoryGbs (GiB) a service may have; the service itself takes 1 to 1024.",
     },
   },
 };
@@ -84,21 +91,23 @@ export const replicaSetSizeLimitsSchema: PolicyConfigSchema = {
   properties: {
     maxCpuMillis: {
       type: "integer",
-      minimum: 1,
+      ...withinApi(API_CPU_MILLIS),
       default: 8000,
-      description: "Largest cpuMillis (milli-cores) of each node of a read replica set.",
+      description:
+        "Largest cpuMillis (milli-cores) of each node of a read replica set; the service itself takes 250 to 64000.",
     },
     maxMemoryGbs: {
       type: "integer",
-      minimum: 1,
+      ...withinApi(API_MEMORY_GBS),
       default: 32,
-      description: "Largest memoryGbs (GiB) of each node of a read replica set.",
+      description:
+        "Largest memoryGbs (GiB) of each node of a read replica set; the service itself takes 1 to 1024.",
     },
     maxNodes: {
       type: "integer",
-      minimum: 1,
+      ...withinApi(API_REPLICA_SET_NODES),
       default: 4,
-      description: "Largest number of nodes of a read replica set.",
+      description: "Largest number of nodes of a read replica set; the service itself takes 1 to 10.",
     },
   },
 };

@@ -5,6 +5,7 @@
  * reports it. Credentials are read at run time only; they are never resource inputs and never
  * in state.
  */
+import { normalizeBaseUrl } from "./client/http";
 
 /** Resolved settings of the provider. */
 export interface ProviderConfig {
@@ -34,12 +35,7 @@ export const CONFIG_KEYS = {
 /** Raised when a required setting is missing; its message names the config key and variable. */
 export class MissingConfigError extends Error {
   constructor(missing: Array<keyof typeof CONFIG_KEYS>) {
-    const parts = missing.map(
-      (name) =>
-        `${name}: set it with \`pulumi config set ${CONFIG_KEYS[name].config}${
-          name === "secretKey" ? " --secret" : ""
-        } <value>\` or the environment variable ${CONFIG_KEYS[name].env}`,
-    );
+    const parts = missing.map((name) => `${name}: ${howToSet(name)}`);
     super(`pulumi-managed-db is not configured: ${parts.join("; ")}`);
     this.name = "MissingConfigError";
   }
@@ -50,6 +46,40 @@ function pick(name: keyof typeof CONFIG_KEYS, config: ConfigSource | undefined, 
   if (fromConfig !== undefined && fromConfig !== "") return fromConfig;
   const fromEnv = env[CONFIG_KEYS[name].env];
   return fromEnv !== undefined && fromEnv !== "" ? fromEnv : undefined;
+}
+
+/** `mdb:apiUrl / MDB_API_URL`: where a setting is given, as messages name it. */
+export function settingName(name: keyof typeof CONFIG_KEYS): string {
+  return `${CONFIG_KEYS[name].config} / ${CONFIG_KEYS[name].env}`;
+}
+
+/** How to set `name`, for a message: the config command (with `--secret` for the secret key) or the variable. */
+function howToSet(name: keyof typeof CONFIG_KEYS): string {
+  const secret = name === "secretKey" ? " --secret" : "";
+  return `set it with \`pulumi config set ${CONFIG_KEYS[name].config}${secret} <value>\` or the environment variable ${CONFIG_KEYS[name].env}`;
+}
+
+/**
+ * What is wrong with the settings, one sentence per setting, each naming its config key and
+ * environment variable: a missing API URL or key, an API URL that is not a URL, that is not
+ * https (plain http:// is for a loopback host only) or that carries credentials. Empty when
+ * {@link resolveConfig} would build a working client. Pure: no API call.
+ */
+export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): string[] {
+  const problems: string[] = [];
+  for (const name of ["apiUrl", "publicKey", "secretKey"] as const) {
+    if (pick(name, config, env) === undefined)
+      problems.push(`${CONFIG_KEYS[name].config} is required: ${howToSet(name)}`);
+  }
+  const apiUrl = pick("apiUrl", config, env);
+  if (apiUrl !== undefined) {
+    try {
+      normalizeBaseUrl(apiUrl);
+    } catch (error) {
+      problems.push(`${settingName("apiUrl")}: ${(error as Error).message}`);
+    }
+  }
+  return problems;
 }
 
 /**

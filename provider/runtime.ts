@@ -49,6 +49,11 @@ export function configureRuntime(config: ConfigSource | undefined): void {
   session = undefined;
 }
 
+/** The stack config the `configure` hook gave (undefined outside the provider host): for checks of it. */
+export function stackConfigSource(): ConfigSource | undefined {
+  return stackConfig;
+}
+
 function providerSession(): ApiSession {
   if (!session) {
     // A bad adoption switch fails every operation, as a missing setting does.

@@ -1,38 +1,59 @@
 /**
  * Input fields the resources share, with one wording for each rule. A resource's schema
- * composes these; a rule of its own (e.g. a CIDR block) stays in its file.
+ * composes these; a rule of its own (e.g. a CIDR block) stays in its file. Sizes and lengths
+ * are the service's limits, from the contract (`api/limits.ts`): the provider's check, the
+ * emulator and the client enforce the same ones. Type and missing-value messages come from the
+ * kit's error map (`messages.ts`).
  */
 import { z } from "zod";
-import { ENVIRONMENTS } from "../client/schemas";
+import {
+  CPU_MILLIS,
+  ENVIRONMENTS,
+  HA_REPLICAS,
+  MEMORY_GBS,
+  NAME_LENGTH,
+  PASSWORD_LENGTH,
+  REPLICA_SET_NODES,
+  type WholeRange,
+  describeRange,
+  inRange,
+} from "../client/schemas";
 
 /** A string with something in it besides spaces (trimmed). */
-export const nonEmpty = z.string({ message: "must be a string" }).trim().min(1, "must not be empty");
+export const nonEmpty = z.string().trim().min(1, "must not be empty");
 
 /** `projectId`: optional, the configured or the key's project when absent. */
 export const projectIdField = nonEmpty.optional();
 
-/** A resource name as the API takes it: 1..128 characters. */
-export const resourceName = nonEmpty.max(128, "must be at most 128 characters");
-
-/** A positive whole number of `unit` (named in the message for a value of the wrong type). */
-export const positiveInt = (unit: string) =>
-  z
-    .number({ message: `must be a number (${unit})` })
-    .int("must be a whole number")
-    .positive("must be positive");
-
-/** CPU in milli-cores: a positive multiple of 250. */
-export const cpuMillisField = positiveInt("milli-cores").refine(
-  (n) => n % 250 === 0,
-  "must be a multiple of 250",
+/** A resource name as the API takes it: 1 to 128 characters ({@link NAME_LENGTH}). */
+export const resourceName = nonEmpty.max(
+  NAME_LENGTH.max as number,
+  `must be at most ${NAME_LENGTH.max} characters`,
 );
 
-/** Memory in GiB: a positive whole number. */
-export const memoryGbsField = positiveInt("GiB");
+/** A password the API takes: at least 8 characters ({@link PASSWORD_LENGTH}). */
+export const passwordField = z
+  .string()
+  .min(PASSWORD_LENGTH.min, `must be at least ${PASSWORD_LENGTH.min} characters`);
+
+/** A whole number within `range`; a value outside it gets the range's rule, e.g. `must be a multiple of 250 from 250 to 64000`. */
+export const wholeIn = (range: WholeRange) =>
+  z.number().refine((n) => inRange(n, range), `must be ${describeRange(range)}`);
+
+/** CPU in milli-cores: a multiple of 250 from 250 to 64000 ({@link CPU_MILLIS}). */
+export const cpuMillisField = wholeIn(CPU_MILLIS);
+
+/** Memory in GiB: a whole number from 1 to 1024 ({@link MEMORY_GBS}). */
+export const memoryGbsField = wholeIn(MEMORY_GBS);
+
+/** Nodes of a read replica set: 1 to 10 ({@link REPLICA_SET_NODES}). */
+export const nodesField = wholeIn(REPLICA_SET_NODES);
+
+/** HA replicas of a service: 0 to 2 ({@link HA_REPLICAS}), 0 when absent. */
+export const haReplicasField = wholeIn(HA_REPLICAS).default(0);
 
 /** `PROD` or `DEV`, `DEV` when absent. */
-export const environmentField = z.enum(ENVIRONMENTS, { message: "must be PROD or DEV" }).default("DEV");
+export const environmentField = z.enum(ENVIRONMENTS).default("DEV");
 
 /** A switch, `fallback` when absent. */
-export const flagField = (fallback: boolean) =>
-  z.boolean({ message: "must be true or false" }).default(fallback);
+export const flagField = (fallback: boolean) => z.boolean().default(fallback);

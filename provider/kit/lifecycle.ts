@@ -14,9 +14,11 @@ import { deleteAndWaitGone } from "./delete";
 import { DetailedDiffResult, diffResource } from "./diff";
 import { PROJECT_INPUT, isAutoNamed, stateOf } from "./hidden";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
+import { parseInputs } from "./messages";
 import { inputsOf } from "./outputs";
 import { withPartialState } from "./partial";
 import { refuseIfProtected } from "./protection";
+import { checkAccess, configFailures, enableLiveChecks, liveChecksEnabled } from "./preflight";
 import type { OpContext, Props, ResourceOps, ResourceSpec } from "./spec";
 import { deadlineOf, timeoutsOf } from "./timeouts";
 
@@ -33,7 +35,7 @@ export function resourceProvider<I extends object, O extends object, R, P extend
   spec: ResourceSpec<P>,
   ops: ResourceOps<I, O, R, P, S>,
 ): ProviderImpl {
-  const parse = (raw: Props) => spec.inputs.parse(raw) as I;
+  const parse = (raw: Props) => parseInputs(spec.inputs, raw) as I;
   const last = spec.id.parts[spec.id.parts.length - 1];
   const withOwn = (ref: ResourceRef<P>, record: R) =>
     ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
@@ -66,10 +68,25 @@ export function resourceProvider<I extends object, O extends object, R, P extend
   const provider: ProviderImpl = {
     async configure(req) {
       configureRuntime(req.config);
+      enableLiveChecks();
     },
 
-    async check(_olds, news) {
-      return checkInputs(spec.inputs, news);
+    // The program's inputs, then (in the provider host) the configuration, then access to the
+    // project and the resource's own read-only lookups: nothing is asked of an invalid program.
+    async check(olds, news) {
+      const checked = checkInputs(spec.inputs, news, spec);
+      if (!liveChecksEnabled()) return checked;
+      const failures = [...checked.failures, ...configFailures()];
+      if (failures.length > 0) return { inputs: checked.inputs, failures };
+      const access = await checkAccess(news.projectId);
+      if (access && "failure" in access) return { inputs: checked.inputs, failures: [access.failure] };
+      if (!access || !ops.verify) return checked;
+      const found = await ops.verify(
+        { api: getApi(), projectId: access.projectId },
+        checked.inputs as I,
+        olds,
+      );
+      return { inputs: checked.inputs, failures: found };
     },
 
     async diff(_id, olds, news) {

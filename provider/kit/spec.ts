@@ -4,6 +4,7 @@
  * the dispatch map (`../host.ts`). A resource file declares one {@link ResourceSpec} and the
  * {@link ResourceOps} that are its own (which API calls, which records), nothing else.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { MdbApi } from "../client/api";
 import type { MdbApiError } from "../client/errors";
@@ -29,7 +30,10 @@ export interface ResourceSpec<P extends string = string> extends DiffFacts {
   typeName: string;
   /** What it is, for messages: `read replica set`. */
   label: string;
-  /** Validation of the inputs, defaults filled in, hidden inputs passed through (`.loose()`). */
+  /**
+   * Validation of the inputs, defaults filled in, hidden inputs passed through (`.loose()`); an
+   * object schema, whose keys are the inputs: check refuses any other property.
+   */
   inputs: z.ZodType;
   /** Shape of its Pulumi id (`serviceId/replicaSetId`, ...). */
   id: IdShape<P>;
@@ -39,6 +43,14 @@ export interface ResourceSpec<P extends string = string> extends DiffFacts {
   outputNames: readonly string[];
   /** Outputs Pulumi must keep secret. */
   secretOutputs?: readonly string[];
+}
+
+/** What a check's read-only lookups work with (see {@link ResourceOps.verify}). */
+export interface CheckContext {
+  /** The client of this provider process. */
+  api: MdbApi;
+  /** The project of the resource, resolved. */
+  projectId: string;
 }
 
 /** What a create or an update works with. */
@@ -103,6 +115,13 @@ export interface ResourceOps<I, O, R, P extends string, S = never> {
    * record when the last call answered it whole, else nothing (the record is read again).
    */
   run?(ctx: OpContext<P>, steps: S[], want: I, memory: Partial<O>): Promise<R | void>;
+  /**
+   * Read-only lookups at check time (preview included), once the inputs are valid: what the API
+   * would refuse only after something exists (e.g. a VPC that does not exist). `want` holds the
+   * checked inputs, where a value unknown during preview is the UNKNOWN marker (skip it);
+   * `olds` the last checked inputs (empty before the first create). One failure per property.
+   */
+  verify?(ctx: CheckContext, want: I, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
   /** Creating it. */
   create: CreatePolicy<I, R, P>;
   /**

@@ -27,7 +27,7 @@ export interface VpcArgs {
   /** Project of the VPC. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId?: pulumi.Input<string>;
   /**
-   * Name of the VPC. Default: the Pulumi resource name plus a stable suffix (so a re-run
+   * Name of the VPC, 1 to 128 characters. Default: the Pulumi resource name plus a stable suffix (so a re-run
    * finds a VPC an interrupted run created). Change: in place (rename).
    */
   name?: pulumi.Input<string>;
@@ -68,7 +68,7 @@ export function ipv4CidrProblem(text: string): string | undefined {
 const VpcFieldsSchema = z.object({
   projectId: projectIdField,
   name: resourceName,
-  cidr: z.string({ message: "must be a string" }).superRefine((cidr, ctx) => {
+  cidr: z.string().superRefine((cidr, ctx) => {
     const problem = ipv4CidrProblem(cidr);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   }),

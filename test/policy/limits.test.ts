@@ -1,4 +1,10 @@
-import { DEFAULT_ALLOWED_REGIONS } from "../../policy/config";
+import { CPU_MILLIS, MEMORY_GBS, REPLICA_SET_NODES, inRange } from "../../api/limits";
+import {
+  DEFAULT_ALLOWED_REGIONS,
+  replicaSetSizeLimitsSchema,
+  serviceSizeLimitsSchema,
+} from "../../policy/config";
+import { API_CPU_MILLIS, API_MEMORY_GBS, API_REPLICA_SET_NODES } from "../../policy/limits";
 import { allowedRegions, replicaSetSizeLimits, serviceSizeLimits } from "../../policy/policies";
 import { resourceArgs, runResourcePolicy, T, UNKNOWN_NUMBER, UNKNOWN_STRING } from "./helpers";
 
@@ -167,4 +173,30 @@ describe("mdb-replica-set-size-limits", () => {
     });
     expect(await runResourcePolicy(replicaSetSizeLimits, args)).toEqual([]);
   });
+});
+
+describe("the size limits' bounds", () => {
+  it("restate the service's own limits of the contract (api/limits.ts)", () => {
+    expect(API_CPU_MILLIS).toEqual(CPU_MILLIS);
+    expect(API_MEMORY_GBS).toEqual(MEMORY_GBS);
+    expect(API_REPLICA_SET_NODES).toEqual(REPLICA_SET_NODES);
+  });
+
+  it.each([
+    ["mdb-service-size-limits", serviceSizeLimitsSchema, "maxCpuMillis", CPU_MILLIS],
+    ["mdb-service-size-limits", serviceSizeLimitsSchema, "maxMemoryGbs", MEMORY_GBS],
+    ["mdb-replica-set-size-limits", replicaSetSizeLimitsSchema, "maxCpuMillis", CPU_MILLIS],
+    ["mdb-replica-set-size-limits", replicaSetSizeLimitsSchema, "maxMemoryGbs", MEMORY_GBS],
+    ["mdb-replica-set-size-limits", replicaSetSizeLimitsSchema, "maxNodes", REPLICA_SET_NODES],
+  ] as const)(
+    "%s: %s takes a default within the service's limits, and nothing outside them",
+    (_p, schema, key, range) => {
+      const property = schema.properties[key] as { minimum: number; maximum: number; default: number };
+      expect({ minimum: property.minimum, maximum: property.maximum }).toEqual({
+        minimum: range.min,
+        maximum: range.max,
+      });
+      expect(inRange(property.default, range)).toBe(true);
+    },
+  );
 });

@@ -9,8 +9,8 @@ import {
   environmentField,
   flagField,
   memoryGbsField,
+  nodesField,
   nonEmpty,
-  positiveInt,
   projectIdField,
   resourceName,
 } from "../../kit/fields";
@@ -24,15 +24,15 @@ export interface ReadReplicaSetArgs {
   /** Id of the service whose data the set replicates. Change: replace. */
   serviceId: pulumi.Input<string>;
   /**
-   * Name of the set, unique on its service. Default: the Pulumi resource name plus a stable
+   * Name of the set, unique on its service, 1 to 128 characters. Default: the Pulumi resource name plus a stable
    * suffix (so a re-run finds a set an interrupted run created). Change: replace.
    */
   name?: pulumi.Input<string>;
-  /** Number of nodes, 1 or more. Change: in place (resize, waits until active). */
+  /** Number of nodes, 1 to 10. Change: in place (resize, waits until active). */
   nodes: pulumi.Input<number>;
-  /** CPU per node in milli-cores, a positive multiple of 250. Change: in place (resize, waits until active). */
+  /** CPU per node in milli-cores: a multiple of 250 from 250 to 64000. Change: in place (resize, waits until active). */
   cpuMillis: pulumi.Input<number>;
-  /** Memory per node in GiB, 1 or more. Change: in place (resize, waits until active). */
+  /** Memory per node in GiB: 1 to 1024. Change: in place (resize, waits until active). */
   memoryGbs: pulumi.Input<number>;
   /** `PROD` or `DEV`. Default `DEV`. Change: in place (setEnvironment). */
   environment?: pulumi.Input<"PROD" | "DEV">;
@@ -55,7 +55,7 @@ const ReadReplicaSetFieldsSchema = z.object({
   projectId: projectIdField,
   serviceId: nonEmpty,
   name: resourceName,
-  nodes: positiveInt("nodes"),
+  nodes: nodesField,
   cpuMillis: cpuMillisField,
   memoryGbs: memoryGbsField,
   environment: environmentField,

@@ -9,8 +9,10 @@ import {
   cpuMillisField,
   environmentField,
   flagField,
+  haReplicasField,
   memoryGbsField,
   nonEmpty,
+  passwordField,
   projectIdField,
   resourceName,
 } from "../../kit/fields";
@@ -40,7 +42,7 @@ export interface ServiceArgs {
   /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId?: pulumi.Input<string>;
   /**
-   * Name of the service. Default: the Pulumi resource name plus a suffix derived from the
+   * Name of the service, 1 to 128 characters. Default: the Pulumi resource name plus a suffix derived from the
    * project, stack and resource name (stable, so a re-run finds a service an interrupted run
    * created). Change: replace (the API cannot rename a service).
    */
@@ -49,9 +51,9 @@ export interface ServiceArgs {
   serviceType: pulumi.Input<"TIMESERIESDB" | "POSTGRES" | "VECTOR">;
   /** Region code, e.g. `us-east-1`. Change: replace. */
   regionCode: pulumi.Input<string>;
-  /** CPU in milli-cores (a multiple of 250). Change: in place (resize). */
+  /** CPU in milli-cores: a multiple of 250 from 250 to 64000. Change: in place (resize). */
   cpuMillis: pulumi.Input<number>;
-  /** Memory in GiB. Change: in place (resize). */
+  /** Memory in GiB: 1 to 1024. Change: in place (resize). */
   memoryGbs: pulumi.Input<number>;
   /** Number of HA replicas, 0..2. Default 0. Change: in place (setHA). */
   replicaCount?: pulumi.Input<number>;
@@ -63,7 +65,11 @@ export interface ServiceArgs {
   password?: pulumi.Input<string>;
   /** Whether the connection pooler is on. Default false. Change: in place (enable/disablePooler). */
   connectionPooler?: pulumi.Input<boolean>;
-  /** VPC to attach the service to (same region). Change: in place (detach old, attach new). */
+  /**
+   * VPC to attach the service to, in the service's region. Checked before anything is created
+   * (at preview too, when the id is known): a VPC that does not exist or is in another region
+   * fails. Change: in place (detach old, attach new).
+   */
   vpcId?: pulumi.Input<string>;
   /** Whether the service is paused. Default false. Change: in place (stop/start). */
   paused?: pulumi.Input<boolean>;
@@ -111,8 +117,8 @@ const ForkFromSchema = z
   .strictObject({
     serviceId: nonEmpty,
     projectId: nonEmpty.optional(),
-    strategy: z.enum(FORK_STRATEGIES, { message: `must be one of ${FORK_STRATEGIES.join(", ")}` }),
-    targetTime: z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" }).optional(),
+    strategy: z.enum(FORK_STRATEGIES),
+    targetTime: z.iso.datetime({ offset: true }).optional(),
   })
   .superRefine((f, ctx) => {
     if (f.strategy === "PITR" && !f.targetTime)
@@ -125,19 +131,17 @@ const ForkFromSchema = z
       });
   });
 
-const replicas = z.number().int("must be a whole number").min(0).max(2, "must be at most 2").default(0);
-
 const ServiceFieldsSchema = z.object({
   projectId: projectIdField,
   name: resourceName,
-  serviceType: z.enum(SERVICE_TYPES, { message: `must be one of ${SERVICE_TYPES.join(", ")}` }),
+  serviceType: z.enum(SERVICE_TYPES),
   regionCode: nonEmpty,
   cpuMillis: cpuMillisField,
   memoryGbs: memoryGbsField,
-  replicaCount: replicas,
-  syncReplicaCount: replicas,
+  replicaCount: haReplicasField,
+  syncReplicaCount: haReplicasField,
   environment: environmentField,
-  password: z.string().min(8, "must be at least 8 characters").optional(),
+  password: passwordField.optional(),
   connectionPooler: flagField(false),
   vpcId: nonEmpty.optional(),
   paused: flagField(false),

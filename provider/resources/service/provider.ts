@@ -14,6 +14,7 @@ import { takeFinalFork } from "./final-fork";
 import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
 import { ServiceStep, planServiceUpdate, runServiceSteps, waitForService } from "./plan";
 import { SERVICE_SPEC } from "./spec";
+import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 
 /** Fails before forking when the source does not exist or differs in type or region. */
 async function checkForkSource({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): Promise<void> {
@@ -77,6 +78,7 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serv
       : waitForService(ctx, record.paused ? "PAUSED" : "READY"),
   plan: planServiceUpdate,
   run: runServiceSteps,
+  verify: verifyServiceVpc,
   create: {
     what: (want) => `service ${want.name}`,
     list: ({ api, ref }) => api.listServices(ref.projectId),
@@ -94,7 +96,11 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serv
       `a service named "${want.name}" (${want.serviceType}, ${want.regionCode}) already exists in project ` +
       `${ref.projectId} with id ${found.service_id}`,
     otherwise: "choose another name",
-    prepare: checkForkSource,
+    // Nothing is created before the fork source and the VPC are known to fit.
+    prepare: async (ctx, want) => {
+      await checkForkSource(ctx, want);
+      await requireServiceVpc(ctx, want);
+    },
   },
   beforeRemove: takeFinalFork,
   remove: (api, ref) => api.deleteService(ref.projectId, ref.serviceId),

@@ -1,0 +1,55 @@
+/**
+ * The VPC a service names, looked up before anything is created: the API attaches a service
+ * only to an existing VPC of its own region, and only once the service exists, so a bad
+ * `vpcId` found by the attach would leave a service behind. Read-only: one GET of the VPC.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { MdbApi } from "../../client/api";
+import { unlessGone } from "../../kit/delete";
+import { isUnknown } from "../../kit/check";
+import type { CheckContext, OpContext, Props } from "../../kit/spec";
+import type { ServiceInputs } from "./args";
+
+/** Why the service cannot attach to VPC `vpcId` (a rule on `vpcId`), or undefined when it can. */
+export async function vpcProblem(
+  api: MdbApi,
+  projectId: string,
+  vpcId: string,
+  regionCode: string,
+): Promise<string | undefined> {
+  const vpc = await unlessGone(api.getVpc(projectId, vpcId));
+  if (vpc === undefined)
+    return `VPC ${vpcId} does not exist in project ${projectId}; give the id of an existing VPC in ${regionCode}`;
+  if (vpc.region_code !== regionCode)
+    return (
+      `VPC ${vpcId} is in region ${vpc.region_code}, but the service is in ${regionCode} (regionCode); ` +
+      "a service attaches only to a VPC of its own region"
+    );
+  return undefined;
+}
+
+/**
+ * Check-time lookup of the service's VPC, when `vpcId` is set and known and it or the region
+ * changed since the last check (an unchanged pair was looked up then, and diff shows drift).
+ */
+export async function verifyServiceVpc(
+  { api, projectId }: CheckContext,
+  want: ServiceInputs,
+  olds: Props,
+): Promise<pulumi.dynamic.CheckFailure[]> {
+  const { vpcId, regionCode } = want;
+  if (vpcId === undefined || isUnknown(vpcId) || isUnknown(regionCode)) return [];
+  if (olds.vpcId === vpcId && olds.regionCode === regionCode) return [];
+  const problem = await vpcProblem(api, projectId, vpcId, regionCode);
+  return problem ? [{ property: "vpcId", reason: problem }] : [];
+}
+
+/** Create-time lookup, before the create call: throws naming `vpcId` when the VPC is unusable. */
+export async function requireServiceVpc(
+  { api, ref }: OpContext<"serviceId">,
+  want: ServiceInputs,
+): Promise<void> {
+  if (want.vpcId === undefined) return;
+  const problem = await vpcProblem(api, ref.projectId, want.vpcId, want.regionCode);
+  if (problem) throw new Error(`cannot create service ${want.name}: vpcId: ${problem}`);
+}

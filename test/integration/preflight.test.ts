@@ -1,0 +1,181 @@
+/**
+ * What check verifies beyond the inputs once Pulumi's provider host has configured the provider,
+ * against an emulator: one read-only call tells a wrong key (401) or a project the key cannot
+ * reach (403), naming the settings to fix, and is made once per project for the process; a
+ * Service's vpcId is looked up (missing, in another region) at check, and again before the
+ * create, so nothing is created for a bad one. Check itself never changes anything.
+ */
+import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { PROVIDERS } from "../../provider/host";
+import { UNKNOWN } from "../../provider/kit/check";
+import { configureRuntime } from "../../provider/runtime";
+import { describeCall, errorOf, pointProviderAt, recordCalls } from "../helpers/provider";
+
+type Props = Record<string, unknown>;
+
+const services = PROVIDERS.service;
+const service = {
+  name: "pre-db",
+  serviceType: "POSTGRES",
+  regionCode: "us-east-1",
+  cpuMillis: 1000,
+  memoryGbs: 4,
+};
+let emu: TestEmulator;
+let restore: () => void;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  restore = pointProviderAt(emu);
+  // What the provider host does before the first check.
+  await services.configure?.({ config: { get: () => undefined } } as never);
+});
+afterAll(async () => {
+  restore();
+  await emu.close();
+});
+
+/** check as the host calls it (with `__provider`): the failures, as `property: reason`. */
+async function failuresOf(news: Props, olds: Props = {}): Promise<string[]> {
+  const result = await services.check(olds, { __provider: "p", ...news });
+  return (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+}
+
+/** Runs `action` and returns every request it made, GETs included. */
+async function requestsOf(action: () => Promise<unknown>): Promise<string[]> {
+  await emu.clearRequests();
+  await action();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return (await emu.requests()).map((entry) => describeCall(emu, entry));
+}
+
+/** Runs `action` with `env` over the emulator's settings and a fresh client, then puts them back. */
+async function withEnv<T>(env: Record<string, string | null>, action: () => Promise<T>): Promise<T> {
+  const undo = pointProviderAt(emu);
+  for (const [key, value] of Object.entries(env)) {
+    if (value === null) delete process.env[key];
+    else process.env[key] = value;
+  }
+  configureRuntime(undefined);
+  try {
+    return await action();
+  } finally {
+    undo();
+  }
+}
+
+describe("access", () => {
+  it("a valid program passes with one read-only call for the process", async () => {
+    const calls = await requestsOf(async () => {
+      for (let i = 0; i < 3; i++) expect(await failuresOf(service)).toEqual([]);
+    });
+    expect(calls).toEqual(["GET /projects/{project}/vpcs"]);
+  });
+
+  it("a wrong key (401) names both halves of the key, never the secret", async () => {
+    const failures = await withEnv({ MDB_SECRET_KEY: "wrong-secret-77" }, () => failuresOf(service));
+    expect(failures).toEqual([
+      expect.stringMatching(
+        /^: the API refused the key \(HTTP 401 UNAUTHORIZED: .*\); check mdb:publicKey \/ MDB_PUBLIC_KEY and mdb:secretKey \/ MDB_SECRET_KEY$/,
+      ),
+    ]);
+    expect(failures.join()).not.toContain("wrong-secret-77");
+  });
+
+  it("a configured project the key cannot reach (403) names mdb:projectId / MDB_PROJECT_ID", async () => {
+    const failures = await withEnv({ MDB_PROJECT_ID: "proj-not-mine" }, () => failuresOf(service));
+    expect(failures).toEqual([
+      expect.stringMatching(
+        /^: the API key cannot reach project proj-not-mine, set by mdb:projectId \/ MDB_PROJECT_ID \(HTTP 403 FORBIDDEN: .*\); set it to a project the key belongs to/,
+      ),
+    ]);
+  });
+
+  it("a projectId input the key cannot reach (403) is a problem of that property", async () => {
+    expect(await failuresOf({ ...service, projectId: "proj-not-mine" })).toEqual([
+      expect.stringMatching(
+        /^projectId: the API key cannot reach project proj-not-mine \(HTTP 403 FORBIDDEN: /,
+      ),
+    ]);
+  });
+
+  it("without a configured project, the key's own project is asked for (GET /auth/info)", async () => {
+    const calls = await withEnv({ MDB_PROJECT_ID: null }, () =>
+      requestsOf(async () => expect(await failuresOf(service)).toEqual([])),
+    );
+    expect(calls).toEqual(["GET /auth/info"]);
+  });
+
+  it("an API that does not answer names mdb:apiUrl / MDB_API_URL", async () => {
+    const failures = await withEnv({ MDB_API_URL: "http://127.0.0.1:9" }, () => failuresOf(service));
+    expect(failures).toEqual([
+      expect.stringMatching(
+        /^: cannot reach the API at http:\/\/127\.0\.0\.1:9, set by mdb:apiUrl \/ MDB_API_URL: ECONNREFUSED/,
+      ),
+    ]);
+  });
+});
+
+describe("the service's VPC", () => {
+  let otherRegion: string;
+  let sameRegion: string;
+  beforeAll(async () => {
+    const vpc = (region: string, cidr: string) =>
+      emu.api<{ id: string }>("POST", `${emu.projectPath}/vpcs`, {
+        name: `pre-${region}`,
+        cidr,
+        region_code: region,
+      });
+    otherRegion = (await vpc("eu-west-1", "10.1.0.0/16")).body.id;
+    sameRegion = (await vpc("us-east-1", "10.2.0.0/16")).body.id;
+  });
+
+  it("a VPC that does not exist fails check, naming vpcId", async () => {
+    expect(await failuresOf({ ...service, vpcId: "vpc-nope" })).toEqual([
+      `vpcId: VPC vpc-nope does not exist in project ${emu.credentials.projectId}; give the id of an existing VPC in us-east-1`,
+    ]);
+  });
+
+  it("a VPC in another region fails check, naming both regions", async () => {
+    expect(await failuresOf({ ...service, vpcId: otherRegion })).toEqual([
+      `vpcId: VPC ${otherRegion} is in region eu-west-1, but the service is in us-east-1 (regionCode); ` +
+        "a service attaches only to a VPC of its own region",
+    ]);
+  });
+
+  it("a VPC of the service's region passes, with one GET of it and nothing else", async () => {
+    const calls = await requestsOf(async () =>
+      expect(await failuresOf({ ...service, vpcId: sameRegion })).toEqual([]),
+    );
+    expect(calls).toEqual(["GET /projects/{project}/vpcs/{vpc}"]);
+  });
+
+  it("is not looked up while unknown (preview), nor when it and the region are as last checked", async () => {
+    const unchanged = { ...service, vpcId: sameRegion };
+    const calls = await requestsOf(async () => {
+      expect(await failuresOf({ ...service, vpcId: UNKNOWN })).toEqual([]);
+      expect(await failuresOf(unchanged, unchanged)).toEqual([]);
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("a region change looks the unchanged VPC up again, and fails", async () => {
+    const olds = { ...service, vpcId: sameRegion };
+    expect(await failuresOf({ ...olds, regionCode: "eu-west-1" }, olds)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^vpcId: VPC ${sameRegion} is in region us-east-1, but the service is in eu-west-1`),
+      ),
+    ]);
+  });
+
+  it("create looks again before creating: a VPC gone since check fails with no create call", async () => {
+    const inputs = { ...service, name: "pre-gone", vpcId: "vpc-gone" };
+    const { result: error, calls } = await recordCalls(emu, () => errorOf(services.create(inputs)));
+    expect(error.message).toBe(
+      `cannot create service pre-gone: vpcId: VPC vpc-gone does not exist in project ${emu.credentials.projectId}; ` +
+        "give the id of an existing VPC in us-east-1",
+    );
+    expect(calls).toEqual([]);
+    expect((await emu.api<unknown[]>("GET", `${emu.projectPath}/services`)).body).toEqual([]);
+  });
+});
