@@ -75,13 +75,13 @@ afterAll(async () => {
   ws?.remove();
 });
 
-test("preview shows a create step for each adoption, and calls nothing", async () => {
+it("preview shows a create step for each adoption, and calls nothing", async () => {
   await emulator.clearCalls();
   expect(operations(await ws.preview())).toEqual({ network: "create", db: "create" });
   expect(await emulator.calls()).toEqual([]);
 });
 
-test("up adopts the VPC and the service without any create call; the outputs show their ids", async () => {
+it("up adopts the VPC and the service without any create call; the outputs show their ids", async () => {
   await emulator.clearCalls();
   await ws.up();
   // Not only no POST /vpcs or POST /services: no attach, no change of any kind.
@@ -101,7 +101,7 @@ test("up adopts the VPC and the service without any create call; the outputs sho
   });
 });
 
-test("a second preview shows no changes", async () => {
+it("a second preview shows no changes", async () => {
   expect(await ws.changeSummary()).toEqual({ same: 3 });
 });
 
@@ -110,7 +110,7 @@ describe.each([
   ["cpuMillis", "2000", () => `service "${serviceId}"`, "cpuMillis: program 2000, found 1000"],
   ["serviceName", "other-db", () => `service "${serviceId}"`, 'name: program "other-db", found "legacy-db"'],
 ])("a program whose %s is %s", (key, value, what, difference) => {
-  test("fails to adopt, naming the differing property, and changes nothing", async () => {
+  it("fails to adopt, naming the differing property, and changes nothing", async () => {
     // A stack of its own, removed afterwards without deleting anything it may have adopted.
     const stack = `mismatch-${key}`;
     await ws.stack(stack);
@@ -137,7 +137,7 @@ describe.each([
   });
 });
 
-test("an out-of-band rename of the adopted VPC shows as drift in refresh, and up renames it back", async () => {
+it("an out-of-band rename of the adopted VPC shows as drift in refresh, and up renames it back", async () => {
   await emulator.api("POST", `/vpcs/${vpcId}/rename`, { name: "renamed-out-of-band" });
   const refresh = await ws.pulumi(["refresh", "--yes", "--diff"]);
   expect(refresh.stdout).toMatch(
@@ -156,7 +156,7 @@ test("an out-of-band rename of the adopted VPC shows as drift in refresh, and up
   expect(await ws.changeSummary()).toEqual({ same: 3 });
 });
 
-test("destroy deletes the adopted service and VPC", async () => {
+it("destroy deletes the adopted service and VPC", async () => {
   await emulator.clearCalls();
   await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
   const calls = await emulator.calls();

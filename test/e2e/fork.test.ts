@@ -38,7 +38,7 @@ async function servicesByName(): Promise<Record<string, ServiceRecord>> {
 
 const FORKS = { "from-snapshot": "fork-from-snapshot", "as-of-now": "fork-as-of-now" };
 
-test("preview before the first up lists the source and both forks as creates", async () => {
+it("preview before the first up lists the source and both forks as creates", async () => {
   expect(operations(await ws.preview())).toEqual({
     source: "create",
     "from-snapshot": "create",
@@ -47,7 +47,7 @@ test("preview before the first up lists the source and both forks as creates", a
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });
 
-test("up creates the source and forks it twice; a second preview shows no changes", async () => {
+it("up creates the source and forks it twice; a second preview shows no changes", async () => {
   await emulator.clearCalls();
   await ws.up();
   const calls = await emulator.calls();
@@ -59,7 +59,7 @@ test("up creates the source and forks it twice; a second preview shows no change
   expect(await ws.changeSummary()).toEqual({ same: 4 });
 });
 
-test("each fork names its source, in its outputs and in the API", async () => {
+it("each fork names its source, in its outputs and in the API", async () => {
   const outputs = (await ws.outputs()) as {
     sourceId: string;
     snapshotForkOf: { serviceId: string };
@@ -79,7 +79,7 @@ test("each fork names its source, in its outputs and in the API", async () => {
   }
 });
 
-test("changing forkCpuMillis previews an update of that fork, not a replace, and up only resizes it", async () => {
+it("changing forkCpuMillis previews an update of that fork, not a replace, and up only resizes it", async () => {
   const before = await servicesByName();
   await ws.config("forkCpuMillis", "1000");
   const steps = await ws.preview();
@@ -98,7 +98,7 @@ test("changing forkCpuMillis previews an update of that fork, not a replace, and
   expect(await ws.changeSummary()).toEqual({ same: 4 });
 });
 
-test("destroy leaves the emulator empty", async () => {
+it("destroy leaves the emulator empty", async () => {
   await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });

@@ -122,18 +122,18 @@ afterAll(async () => {
   quickstart?.remove();
 });
 
-test("the violations example breaks every mandatory policy of the pack", () => {
+it("the violations example breaks every mandatory policy of the pack", () => {
   const mandatory = policies.filter((p) => p.enforcementLevel === "mandatory").map((p) => p.name);
   expect(new Set(EXPECTED.map(([policy]) => policy))).toEqual(new Set(mandatory));
 });
 
-test("on the violations example, preview exits non-zero and prints each violation with its value", async () => {
+it("on the violations example, preview exits non-zero and prints each violation with its value", async () => {
   const result = await previewWithPack(violating);
   expect(result.code).not.toBe(0);
   expectViolations(violationsOf(result));
 });
 
-test("on the compliant quickstart, preview with the pack passes", async () => {
+it("on the compliant quickstart, preview with the pack passes", async () => {
   const result = await previewWithPack(quickstart);
   expect(result.code).toBe(0);
   // The pack did run: the CLI lists it, with no violation under it.
@@ -142,7 +142,7 @@ test("on the compliant quickstart, preview with the pack passes", async () => {
   expect(violationsOf(result)).toEqual([]);
 });
 
-test("a config lowering maxCpuMillis below the quickstart's 1000 at mandatory level fails its preview", async () => {
+it("a config lowering maxCpuMillis below the quickstart's 1000 at mandatory level fails its preview", async () => {
   const result = await previewWithPack(quickstart, {
     "mdb-service-size-limits": { enforcementLevel: "mandatory", maxCpuMillis: 500 },
   });
@@ -157,7 +157,7 @@ test("a config lowering maxCpuMillis below the quickstart's 1000 at mandatory le
   ]);
 });
 
-test("the same limit at the policy's default level only warns, and the preview passes", async () => {
+it("the same limit at the policy's default level only warns, and the preview passes", async () => {
   const result = await previewWithPack(quickstart, { "mdb-service-size-limits": { maxCpuMillis: 500 } });
   expect(result.code).toBe(0);
   expect(violationsOf(result)).toEqual([
@@ -165,7 +165,7 @@ test("the same limit at the policy's default level only warns, and the preview p
   ]);
 });
 
-test("a config disabling mdb-vpc-cidr and allowing the region removes exactly those violations", async () => {
+it("a config disabling mdb-vpc-cidr and allowing the region removes exactly those violations", async () => {
   const result = await previewWithPack(violating, {
     "mdb-vpc-cidr": "disabled",
     "mdb-allowed-regions": { allowedRegions: ["us-east-1", "mars-north-1"] },
@@ -177,7 +177,7 @@ test("a config disabling mdb-vpc-cidr and allowing the region removes exactly th
   );
 });
 
-test("none of these previews changed anything through the API", async () => {
+it("none of these previews changed anything through the API", async () => {
   expect(await emulator.calls()).toEqual([]);
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });

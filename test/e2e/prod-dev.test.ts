@@ -38,7 +38,7 @@ async function servicesByName(): Promise<Record<string, ServiceRecord>> {
   return Object.fromEntries(services.map((s) => [s.name, s]));
 }
 
-test("both stacks come up from their committed config, in one folder and one backend", async () => {
+it("both stacks come up from their committed config, in one folder and one backend", async () => {
   await ws.stack("prod");
   await ws.up();
   await ws.stack("dev");
@@ -51,7 +51,7 @@ test("both stacks come up from their committed config, in one folder and one bac
   expect(inventory.vpcs).toHaveLength(1);
 });
 
-test("the API shows a PROD service with HA, VPC and pooler, and a small DEV service without VPC", async () => {
+it("the API shows a PROD service with HA, VPC and pooler, and a small DEV service without VPC", async () => {
   const services = await servicesByName();
   expect(Object.keys(services).sort()).toEqual(["app-db-dev", "app-db-prod"]);
   const [vpc] = await emulator.api<Array<{ id: string; name: string; cidr: string }>>("GET", "/vpcs");
@@ -78,7 +78,7 @@ test("the API shows a PROD service with HA, VPC and pooler, and a small DEV serv
   expect(await ws.outputs()).toMatchObject({ environmentTag: "PROD" });
 });
 
-test.each([
+it.each([
   ["prod", 3],
   ["dev", 2],
 ])("a second preview of %s shows no changes (%i resources, the stack included)", async (stack, resources) => {
@@ -86,7 +86,7 @@ test.each([
   expect(await ws.changeSummary()).toEqual({ same: resources });
 });
 
-test("destroying prod is refused while it is protected, and deletes nothing", async () => {
+it("destroying prod is refused while it is protected, and deletes nothing", async () => {
   await ws.stack("prod");
   const before = await emulator.inventory();
   await emulator.clearCalls();
@@ -99,7 +99,7 @@ test("destroying prod is refused while it is protected, and deletes nothing", as
   expect(await emulator.inventory()).toEqual(before);
 });
 
-test("with protect set to false, up makes no API call and destroy of prod deletes its service and VPC", async () => {
+it("with protect set to false, up makes no API call and destroy of prod deletes its service and VPC", async () => {
   await ws.stack("prod");
   await ws.config("protect", "false");
   await emulator.clearCalls();
@@ -110,7 +110,7 @@ test("with protect set to false, up makes no API call and destroy of prod delete
   expect((await emulator.inventory()).vpcs).toEqual([]);
 });
 
-test("destroy of dev leaves the emulator empty", async () => {
+it("destroy of dev leaves the emulator empty", async () => {
   await ws.stack("dev");
   await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });

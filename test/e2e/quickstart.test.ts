@@ -25,7 +25,7 @@ afterAll(async () => {
 
 const RESOURCES = { network: "create", db: "create", reads: "create", peer: "create" };
 
-test("preview --diff before the first up lists every resource as a create", async () => {
+it("preview --diff before the first up lists every resource as a create", async () => {
   expect(operations(await ws.preview(["--diff"]))).toEqual(RESOURCES);
   const text = (await ws.pulumi(["preview", "--diff"])).stdout;
   for (const type of ["Vpc", "Service", "ReadReplicaSet", "VpcPeering"]) {
@@ -34,7 +34,7 @@ test("preview --diff before the first up lists every resource as a create", asyn
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });
 
-test("up creates everything; a second preview shows no changes", async () => {
+it("up creates everything; a second preview shows no changes", async () => {
   await ws.up();
   const outputs = await ws.outputs();
   expect(outputs.endpoint).toEqual({ host: expect.any(String), port: 5432 });
@@ -60,7 +60,7 @@ describe.each([
   ["paused", "true", "db", ["POST /services/{id}/stop"]],
   ["paused", "false", "db", ["POST /services/{id}/start"]],
 ])("changing %s to %s", (key, value, resource, expectedCalls) => {
-  test(`previews an update of ${resource}, not a replace, and up makes exactly ${expectedCalls.join(", ")}`, async () => {
+  it(`previews an update of ${resource}, not a replace, and up makes exactly ${expectedCalls.join(", ")}`, async () => {
     await ws.config(key, value);
     const ops = operations(await ws.preview());
     expect(ops[resource]).toBe("update");
@@ -72,7 +72,7 @@ describe.each([
   });
 });
 
-test.each([
+it.each([
   ["serviceType", "VECTOR"],
   ["region", "eu-west-1"],
 ])("changing %s shows a replacement of the service in preview", async (key, value) => {
@@ -86,7 +86,7 @@ test.each([
   }
 });
 
-test("an out-of-band resize shows as drift in refresh, and up puts it back", async () => {
+it("an out-of-band resize shows as drift in refresh, and up puts it back", async () => {
   const { serviceId } = (await ws.outputs()) as { serviceId: string };
   await emulator.api("POST", `/services/${serviceId}/resize`, { cpu_millis: 3000, memory_gbs: 12 });
   for (let i = 0; i < 100; i++) {
@@ -106,7 +106,7 @@ test("an out-of-band resize shows as drift in refresh, and up puts it back", asy
   expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
 });
 
-test("the state holds no plaintext password, initial password or secret key", async () => {
+it("the state holds no plaintext password, initial password or secret key", async () => {
   const secrets = (await ws.outputs(true)) as { initialPassword: string };
   expect(secrets.initialPassword).toEqual(expect.any(String));
   expect(secrets.initialPassword.length).toBeGreaterThan(8);
@@ -117,7 +117,7 @@ test("the state holds no plaintext password, initial password or secret key", as
   expect(state).not.toContain(E2E_KEYS.secretKey);
 });
 
-test("destroy leaves the emulator empty", async () => {
+it("destroy leaves the emulator empty", async () => {
   await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });
