@@ -39,7 +39,7 @@ describe("Service check", () => {
 
   it("checks the final fork's options like a service's", async () => {
     expect(await failuresOf({ ...valid, finalFork: { cpuMillis: 300, memoryGbs: 0 } })).toEqual([
-      "finalFork: finalFork.cpuMillis: must be a multiple of 250; finalFork.memoryGbs: must be positive",
+      "finalFork: finalFork.cpuMillis: must be a multiple of 250 from 250 to 64000; finalFork.memoryGbs: must be a whole number from 1 to 1024",
     ]);
     expect(await failuresOf({ ...valid, finalFork: { name: "archive", nodes: 2 } })).toHaveLength(1);
     expect(await failuresOf({ ...valid, finalFork: { name: "archive", cpuMillis: 500 } })).toEqual([]);
