@@ -2,7 +2,8 @@
  * pulumi-managed-db: Pulumi resources for the Managed Database Service Control API.
  *
  * Resources: {@link Service}, {@link ReadReplicaSet}, {@link Vpc}, {@link VpcPeering}
- * (type tokens `pulumi-nodejs:dynamic/mdb:<Class>`). Functions, each also in an Output form
+ * (type tokens `pulumi-nodejs:dynamic/mdb:<Class>`). Component: {@link ProductionDatabase}
+ * (`mdb:index:ProductionDatabase`), the production bundle. Functions, each also in an Output form
  * (`getServiceOutput`, ...) taking Inputs: `getAuthInfo`, `getService` (by id or name),
  * `listServices`, `getVpc` (by id or name), `listVpcs`, `listReadReplicaSets`,
  * `getVpcPeering`, `listVpcPeerings`, `identify`, `track`.
@@ -25,6 +26,8 @@ export { Vpc } from "./resources/vpc";
 export type { VpcArgs } from "./resources/vpc";
 export { VpcPeering } from "./resources/vpc-peering";
 export type { VpcPeeringArgs } from "./resources/vpc-peering";
+export { ProductionDatabase } from "./components/production-database";
+export type { ProductionDatabaseArgs, ProductionDatabasePeeringArgs } from "./components/production-database";
 export {
   getAuthInfo,
   getService,
