@@ -9,7 +9,7 @@ function median(values) {
 
 /** Quantile `q` (0..1) by linear interpolation between the nearest ranks (undefined for none). */
 function quantile(values, q) {
-  const sorted = values.filter((v) => v !== undefined).sort((a, b) => a - b);
+  const sorted = (values ?? []).filter((v) => v !== undefined).sort((a, b) => a - b);
   if (sorted.length === 0) return undefined;
   const pos = (sorted.length - 1) * q;
   const low = Math.floor(pos);

@@ -1,0 +1,69 @@
+/**
+ * The benchmark's markdown report (scripts/bench/report.js): medians, the ratios against the
+ * trivial program, and runs that measured only some operations (`--ops preview`).
+ */
+type Result = {
+  ms: Record<string, number[]>;
+  cpu: Record<string, number[]>;
+  calls: Record<string, Record<string, number>>;
+  peaks: number[];
+  waits: Array<{ lagMs: number; waitMs: number; gets: number }>;
+};
+const { renderReport, quantile } = require("../../scripts/bench/report") as {
+  renderReport(results: Record<number, { mdb: Result; trivial: Result }>, meta: object): string;
+  quantile(values: number[] | undefined, q: number): number | undefined;
+};
+
+const meta = {
+  date: "2026-01-01 00:00 UTC",
+  cpus: 2,
+  node: "v20",
+  pulumi: "v3",
+  commit: "abc",
+  lang: "ts",
+  transitionMs: 3000,
+  reps: 3,
+};
+const result = (previewMs: number[], extra: Partial<Result> = {}): Result => ({
+  ms: { preview: previewMs },
+  cpu: { preview: previewMs.map((ms) => ms / 2) },
+  calls: {},
+  peaks: [],
+  waits: [],
+  ...extra,
+});
+
+describe("bench report", () => {
+  it("takes medians and quantiles, and none of nothing", () => {
+    expect(quantile([3, 1, 2], 0.5)).toBe(2);
+    expect(quantile([0, 10], 0.95)).toBeCloseTo(9.5);
+    expect(quantile(undefined, 0.5)).toBeUndefined();
+  });
+
+  it("renders a preview-only run with the preview ratios and dashes for what was not measured", () => {
+    const report = renderReport(
+      {
+        4: { mdb: result([2400, 2600, 2500]), trivial: result([2000, 2100, 1900]) },
+        200: { mdb: result([7000]), trivial: result([2800]) },
+      },
+      meta,
+    );
+    expect(report).toContain("| 4 | mdb | 2.50 (1.25) | – | – | – | – |");
+    expect(report).toContain("| preview, 200 resources / trivial | 2.50 | ≤ 1.2 | **no** |");
+    expect(report).toContain("| preview, 4 resources / trivial | 1.25 | ≤ 1.15 | **no** |");
+    expect(report).toContain("| no-op preview, 200 resources / trivial | – | ≤ 1.2 | – |");
+    expect(report).toContain(
+      "Preview cost per resource (slope between 4 and 200 resources): 23.0 ms for this package, 4.1 ms for a trivial",
+    );
+  });
+
+  it("summarises the waits: lag median and p95 in seconds, GETs per second of wait", () => {
+    const waits = [
+      { lagMs: 100, waitMs: 3000, gets: 6 },
+      { lagMs: 300, waitMs: 6000, gets: 12 },
+    ];
+    const report = renderReport({ 4: { mdb: result([1], { waits }), trivial: result([1]) } }, meta);
+    expect(report).toContain("| 0.20 / 0.29 (2) | 2.00 |");
+    expect(report).toContain("| GETs per second of wait (all sizes) | 2.00 | ≤ 2 | yes |");
+  });
+});
