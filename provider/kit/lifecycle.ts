@@ -81,12 +81,18 @@ export function resourceProvider<I extends object, O extends object, R, P extend
       const access = await checkAccess(news.projectId);
       if (access && "failure" in access) return { inputs: checked.inputs, failures: [access.failure] };
       if (!access || !ops.verify) return checked;
-      const found = await ops.verify(
-        { api: getApi(), projectId: access.projectId },
-        checked.inputs as I,
-        olds,
-      );
-      return { inputs: checked.inputs, failures: found };
+      try {
+        const found = await ops.verify(
+          { api: getApi(), projectId: access.projectId },
+          checked.inputs as I,
+          olds,
+        );
+        return { inputs: checked.inputs, failures: found };
+      } catch (error) {
+        // A lookup that could not be made finds nothing wrong: create looks again before acting.
+        progress(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);
+        return checked;
+      }
     },
 
     async diff(_id, olds, news) {

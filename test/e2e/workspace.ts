@@ -208,18 +208,20 @@ export class Workspace {
   }
 
   /**
-   * Runs `pulumi <args>`; throws with its output unless it exits 0 (or `allowFailure`).
-   * `env` adds environment variables to this one command.
+   * Runs `pulumi <args>`; throws with its output unless it exits 0 (or `allowFailure`). `env`
+   * overrides variables for this command only (undefined removes one, e.g. `MDB_PUBLIC_KEY`).
    */
   pulumi(
     args: string[],
-    options: { allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {},
+    options: { allowFailure?: boolean; env?: Record<string, string | undefined> } = {},
   ): Promise<CommandResult> {
+    const env = { ...this.env, ...options.env };
+    for (const [key, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[key];
     return new Promise((resolve, reject) => {
       execFile(
         "pulumi",
         [...args, "--non-interactive"],
-        { cwd: this.dir, env: { ...this.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 },
+        { cwd: this.dir, env, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) => {
           const code = error ? ((error as { code?: number }).code ?? 1) : 0;
           const result = { code: typeof code === "number" ? code : 1, stdout, stderr };

@@ -168,6 +168,15 @@ describe("the service's VPC", () => {
     ]);
   });
 
+  it("a lookup the API fails to answer finds nothing wrong: check passes, create looks again", async () => {
+    await emu.setFaults({ rules: [{ method: "GET", path: "/vpcs/vpc-flaky$", status: 400 }] });
+    try {
+      expect(await failuresOf({ ...service, vpcId: "vpc-flaky" })).toEqual([]);
+    } finally {
+      await emu.setFaults({});
+    }
+  });
+
   it("create looks again before creating: a VPC gone since check fails with no create call", async () => {
     const inputs = { ...service, name: "pre-gone", vpcId: "vpc-gone" };
     const { result: error, calls } = await recordCalls(emu, () => errorOf(services.create(inputs)));

@@ -1,0 +1,55 @@
+// The one program of test/e2e/invalid-inputs.test.ts, so that one stack serves every row of its
+// table. MDB_E2E_CASE holds a JSON list of resources to declare: each takes valid inputs of its
+// kind, overridden by the row's `args` (null removes an input, as a program that leaves it out),
+// and names in `late` are passed through a local resource first, so their value is known only once
+// `pulumi up` runs, like an id that another resource creates.
+import * as pulumi from "@pulumi/pulumi";
+import * as mdb from "pulumi-managed-db";
+
+type Kind = "Service" | "ReadReplicaSet" | "Vpc" | "VpcPeering";
+
+/** One resource of the case. */
+interface Declared {
+  kind: Kind;
+  /** The Pulumi resource name. */
+  name: string;
+  args?: Record<string, unknown>;
+  late?: string[];
+}
+
+const VALID: Record<Kind, Record<string, unknown>> = {
+  Service: { serviceType: "POSTGRES", regionCode: "us-east-1", cpuMillis: 1000, memoryGbs: 4 },
+  ReadReplicaSet: { serviceId: "svc-any", nodes: 2, cpuMillis: 1000, memoryGbs: 4 },
+  Vpc: { cidr: "10.20.0.0/16", regionCode: "us-east-1" },
+  VpcPeering: {
+    vpcId: "vpc-any",
+    peerAccountId: "123456789012",
+    peerRegionCode: "us-east-1",
+    peerVpcId: "vpc-peer",
+  },
+};
+
+// Gives back its input `given` as its output `value`, calling no API. Preview shows an output
+// that is not an input as unknown, so `value` is known only once the resource is created.
+const echo: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    return { id: "later", outs: { given: inputs.given, value: inputs.given } };
+  },
+};
+
+/** A local resource whose `value` output is its input: known only once `up` has run. */
+class Later extends pulumi.dynamic.Resource {
+  declare readonly value: pulumi.Output<unknown>;
+  constructor(name: string, given: unknown) {
+    super(echo, name, { given, value: undefined }, {}, "e2e", "Later");
+  }
+}
+
+const declared = JSON.parse(process.env.MDB_E2E_CASE ?? "[]") as Declared[];
+for (const { kind, name, args = {}, late = [] } of declared) {
+  const inputs: Record<string, unknown> = { ...VALID[kind], ...args };
+  for (const [key, value] of Object.entries(args)) if (value === null) delete inputs[key];
+  for (const key of late) inputs[key] = new Later(`${name}-${key}`, inputs[key]).value;
+  // The program passes what a JavaScript program could: no type checks the inputs.
+  new (mdb[kind] as unknown as new (name: string, args: unknown) => pulumi.Resource)(name, inputs);
+}
