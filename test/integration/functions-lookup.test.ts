@@ -41,6 +41,12 @@ beforeAll(async () => {
   vpcs.core = await createVpc("core", "10.0.0.0/16");
   vpcs.twinA = await createVpc("shared", "10.1.0.0/16");
   vpcs.twinB = await createVpc("shared", "10.2.0.0/16");
+  // Two reads of a service compare equal only once it stops moving through its lifecycle.
+  await emu.waitFor(
+    async () => (await emu.api<{ status: string }[]>("GET", `${emu.projectPath}/services`)).body,
+    (list) => list.every((service) => service.status === "READY"),
+    { what: "every service READY" },
+  );
 });
 afterAll(async () => {
   restoreEnv();

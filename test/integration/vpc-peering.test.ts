@@ -298,7 +298,16 @@ describe("waits that fail keep the id", () => {
 
 describe("faults", () => {
   it("random 429/500/503 during create and delete: converges, one peering at a time", async () => {
-    const faults = { rate: 0.2, statuses: [429, 500, 503], retryAfterSeconds: 0 };
+    // Random faults, plus one sure fault per create and per delete, so every round meets one.
+    const faults = {
+      rate: 0.2,
+      statuses: [429, 500, 503],
+      retryAfterSeconds: 0,
+      rules: [
+        { method: "POST", path: "/peerings", count: 1, status: 503 },
+        { method: "DELETE", path: "/peerings/", count: 1, status: 429 },
+      ],
+    };
     for (const peerVpcId of ["vpc-a", "vpc-b", "vpc-c"]) {
       await emu.setFaults(faults);
       const peering = await peerings.create(toPeer({ peerVpcId }));
@@ -313,7 +322,7 @@ describe("faults", () => {
       await emu.setFaults({});
       expect(await listPeerings()).toEqual([]);
     }
-    expect((await emu.requests()).filter((r) => r.status >= 429).length).toBeGreaterThan(0);
+    expect((await emu.requests()).filter((r) => r.status >= 429).length).toBeGreaterThanOrEqual(6);
   });
 
   it("the DELETE answered with a 500 after taking effect: converges, nothing left", async () => {
