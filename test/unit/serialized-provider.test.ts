@@ -50,6 +50,10 @@ describe("serialized provider", () => {
     },
   );
 
+  it.each(KINDS)("every %s resource shares one provider object, so a program serializes it once", (kind) => {
+    expect(providerFor(kind)).toBe(providerFor(kind));
+  });
+
   it("the host refuses a kind it does not know, saying why", () => {
     expect(() => providerOf("database")).toThrow(/kind "database" .*newer release/);
   });
