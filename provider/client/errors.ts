@@ -59,6 +59,14 @@ export class MdbApiError extends Error implements MdbApiErrorDetails {
   get isConflict(): boolean {
     return this.status === 409;
   }
+
+  /**
+   * True when the failure says nothing about the request itself: no answer (network error,
+   * timeout), 429 or a 5xx. The same request may well succeed a moment later.
+   */
+  get isTransient(): boolean {
+    return this.status === undefined || this.status === 429 || this.status >= 500;
+  }
 }
 
 /** A request the client refused to send because an input is invalid; names the field. */

@@ -1,15 +1,37 @@
 /**
- * Polling until an asynchronous change settles. The first poll comes quickly and the
- * interval grows to a cap of half a second, so a settled resource is noticed within
- * 0.5 s while a long wait costs at most two GETs a second. Request-level retries
- * (429 with `Retry-After`, 5xx, dropped connections) happen inside the client.
+ * Polling until an asynchronous change settles. By default the first look comes 100 ms into the
+ * wait, then one every 650 ms on a fixed grid counted from the wait's start (a slow answer does
+ * not push the later looks back): a settled resource is noticed about 0.33 s after it settles
+ * (0.65 s at most, plus the look's own time), and a wait costs fewer than two GETs a second.
+ * Request-level retries (429 with `Retry-After`, 5xx, dropped connections) happen inside the
+ * client; a look that still fails transiently is made again at the next tick.
  */
 import { BackoffPolicy, backoffDelay } from "../client/backoff";
 import { MdbApiError } from "../client/errors";
 import { progress } from "../runtime";
 
-/** Default polling schedule: 100 ms, growing by 1.5, capped at 500 ms, no jitter. */
-export const DEFAULT_POLL: BackoffPolicy = { initialMs: 100, maxMs: 500, factor: 1.5, jitter: 0 };
+/** A fixed cadence of looks: the first `firstMs` into the wait, then every `everyMs` from its start. */
+export interface PollGrid {
+  /** When the first look is made, in milliseconds from the wait's start. */
+  firstMs: number;
+  /** Distance between later looks, in milliseconds, counted from the wait's start. */
+  everyMs: number;
+}
+
+/** Default polling schedule of waits: a look at 100 ms, then at 650, 1300, 1950 ms, ... */
+export const DEFAULT_POLL: PollGrid = { firstMs: 100, everyMs: 650 };
+
+/**
+ * Milliseconds to sleep before look number `attempt` (0 for the first), `elapsed` ms into the
+ * wait. A {@link PollGrid} looks first at `firstMs`, then at the next multiple of `everyMs`
+ * still ahead; a {@link BackoffPolicy} looks at once, then after its growing delays.
+ */
+export function pollDelay(poll: BackoffPolicy | PollGrid, attempt: number, elapsed: number): number {
+  if (!("everyMs" in poll)) return attempt === 0 ? 0 : backoffDelay(poll, attempt - 1);
+  if (attempt === 0) return Math.max(0, poll.firstMs - elapsed);
+  const next = (Math.floor(elapsed / poll.everyMs) + 1) * poll.everyMs;
+  return next - elapsed;
+}
 
 /** What one look at the resource says. */
 export type PollVerdict =
@@ -27,7 +49,7 @@ export interface WaitOptions {
   /** Longest wait, in milliseconds. */
   timeoutMs: number;
   /** Polling schedule; default {@link DEFAULT_POLL}. */
-  poll?: BackoffPolicy;
+  poll?: BackoffPolicy | PollGrid;
   /** Called when the observed state changes, and every `progressEveryMs`, for a person to follow. */
   onProgress?: (message: string) => void;
   /** How often a still-unchanged state is reported, in milliseconds. Default 30 000. */
@@ -66,9 +88,18 @@ export function formatDuration(ms: number): string {
 }
 
 /**
+ * How many looks in a row may fail transiently (no answer, 429, 5xx, each after the client's own
+ * retries) before a wait gives up: a poll that failed is simply made again at the next tick,
+ * but an API that stays unreachable ends the wait instead of sitting out its time limit.
+ */
+export const TRANSIENT_LOOK_FAILURES = 3;
+
+/**
  * Calls `look` until `judge` says done, and returns the last value looked at.
- * Throws {@link WaitError} on a failed state or when `timeoutMs` passes; errors thrown by
- * `look` itself (after the client's own retries) end the wait too.
+ * Throws {@link WaitError} on a failed state or when `timeoutMs` passes. A look that fails
+ * transiently ({@link MdbApiError.isTransient}) is reported as progress and made again at the
+ * next tick, up to {@link TRANSIENT_LOOK_FAILURES} in a row; any other error thrown by `look`
+ * ends the wait.
  */
 export async function waitFor<T>(
   look: () => Promise<T>,
@@ -81,8 +112,27 @@ export async function waitFor<T>(
   const start = clock.now();
   let lastState: string | undefined;
   let lastReport = start;
+  let failedLooks = 0;
+  const sleepUntilLook = async (attempt: number) => {
+    const elapsed = clock.now() - start;
+    const delay = Math.min(pollDelay(poll, attempt, elapsed), Math.max(0, options.timeoutMs - elapsed));
+    if (delay > 0) await clock.sleep(delay);
+  };
   for (let attempt = 0; ; attempt++) {
-    const value = await look();
+    await sleepUntilLook(attempt);
+    let value: T;
+    try {
+      value = await look();
+      failedLooks = 0;
+    } catch (error) {
+      const transient = error instanceof MdbApiError && error.isTransient;
+      if (!transient || ++failedLooks >= TRANSIENT_LOOK_FAILURES || clock.now() - start >= options.timeoutMs)
+        throw error;
+      options.onProgress?.(
+        `waiting for ${options.what}: a look failed (${(error as Error).message}); looking again`,
+      );
+      continue;
+    }
     const verdict = judge(value);
     if ("failed" in verdict) {
       throw new WaitError("failed", `${options.what}: failed: ${verdict.failed}`, lastState);
@@ -103,8 +153,6 @@ export async function waitFor<T>(
         lastState,
       );
     }
-    const delay = Math.min(backoffDelay(poll, attempt), Math.max(0, options.timeoutMs - elapsed));
-    await clock.sleep(delay);
   }
 }
 

@@ -20,11 +20,29 @@ const GROUPS = 5;
 const summary = new Summary(`fault sweep (${GROUPS * 4} resources)`);
 afterAll(() => summary.print());
 
-/** Runs `pulumi <args>` until it succeeds, at most `max` times; returns how many runs it took. */
-async function runsUntilSuccess(ws: Fixture["ws"], args: string[], max: number): Promise<number> {
+/** The error lines of a failed `pulumi` run, for the summary: why a run did not converge. */
+function errorLines(output: string): string[] {
+  return output
+    .split("\n")
+    .filter((line) => /error:|^\s*\* /.test(line))
+    .map((line) => line.trim());
+}
+
+/**
+ * Runs `pulumi <args>` until it succeeds, at most `max` times; returns how many runs it took.
+ * Each failed run that is allowed adds its error lines to the summary.
+ */
+async function runsUntilSuccess(
+  ws: Fixture["ws"],
+  args: string[],
+  max: number,
+  label: string,
+): Promise<number> {
   for (let run = 1; ; run++) {
     const result = await ws.pulumi(args, { allowFailure: run < max });
     if (result.code === 0) return run;
+    for (const line of errorLines(`${result.stdout}\n${result.stderr}`))
+      summary.add(`${label}, run ${run} failed: ${line}`);
   }
 }
 
@@ -53,13 +71,18 @@ describe.each([
     withFixture("dev", { groups: String(GROUPS) }, async ({ emulator, ws }) => {
       const faults = { rate: percent / 100, dropRate: 0.05, retryAfterSeconds: 1 };
       await emulator.setFaults(faults);
-      const ups = await runsUntilSuccess(ws, ["up", "--yes", "--skip-preview"], maxUps);
+      const ups = await runsUntilSuccess(ws, ["up", "--yes", "--skip-preview"], maxUps, `${percent} % up`);
       await emulator.setFaults({});
       expect(await duplicateNames(emulator)).toEqual([]);
       await expectConverged(ws, emulator, GROUPS);
 
       await emulator.setFaults(faults);
-      const destroys = await runsUntilSuccess(ws, ["destroy", "--yes", "--skip-preview"], 1);
+      const destroys = await runsUntilSuccess(
+        ws,
+        ["destroy", "--yes", "--skip-preview"],
+        1,
+        `${percent} % destroy`,
+      );
       await emulator.setFaults({});
       await expectEmpty(emulator);
       expect((await stackState(ws)).resources).toEqual([]);

@@ -5,6 +5,7 @@
  * error. Delete, out-of-band deletes and create-once shared by every resource:
  * resources-shared.test.ts.
  */
+import { CREATE_ATTEMPTS } from "../../provider/kit/create";
 import { configureRuntime } from "../../provider/runtime";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import {
@@ -284,7 +285,7 @@ describe("secrets", () => {
     // Refusals that are not retried, and a create whose connection drops on every attempt.
     await emu.setFaults({
       rules: [
-        { method: "POST", path: "/vpcs$", count: 4, drop: true },
+        { method: "POST", path: "/vpcs$", count: CREATE_ATTEMPTS, drop: true },
         { method: "*", path: "/vpcs/", count: 1000, status: 403 },
       ],
     });

@@ -3,13 +3,20 @@
  * delete-and-wait-gone, and the state the hidden inputs carry.
  */
 import { MdbApiError } from "../../provider/client/errors";
-import { createOnce } from "../../provider/kit/create";
+import { CREATE_ATTEMPTS, createOnce } from "../../provider/kit/create";
 import { deleteAndWaitGone } from "../../provider/kit/delete";
 import { PROJECT_INPUT, TIMEOUTS_INPUT, stateOf } from "../../provider/kit/hidden";
 import { inputsOf } from "../../provider/kit/outputs";
 import type { CreatePolicy, OpContext } from "../../provider/kit/spec";
 import { DEFAULT_TIMEOUTS, parseDuration, timeoutsInput, timeoutsOf } from "../../provider/kit/timeouts";
-import { WaitError, formatDuration, waitFor } from "../../provider/kit/wait";
+import {
+  DEFAULT_POLL,
+  TRANSIENT_LOOK_FAILURES,
+  WaitError,
+  formatDuration,
+  pollDelay,
+  waitFor,
+} from "../../provider/kit/wait";
 import { progress } from "../../provider/runtime";
 
 jest.mock("../../provider/runtime", () => ({
@@ -97,6 +104,76 @@ describe("waitFor", () => {
     expect(late).toMatchObject({ kind: "timeout", lastState: "busy" });
     expect(late.message).toMatch(/timed out after .* waiting for z \(last state: busy\).*customTimeouts/);
   });
+
+  it("looks at 100 ms, then on a 650 ms grid from the wait's start that a slow look does not shift", async () => {
+    expect(DEFAULT_POLL).toEqual({ firstMs: 100, everyMs: 650 });
+    expect(pollDelay(DEFAULT_POLL, 0, 0)).toBe(100);
+    expect(pollDelay(DEFAULT_POLL, 1, 130)).toBe(520);
+    expect(pollDelay(DEFAULT_POLL, 2, 690)).toBe(610);
+    // A look that took longer than a tick moves to the next grid point still ahead.
+    expect(pollDelay(DEFAULT_POLL, 3, 1400)).toBe(550);
+    const clock = fakeClock();
+    const at: number[] = [];
+    await waitFor(
+      async () => {
+        at.push(clock.now());
+        return at.length;
+      },
+      (n) => (n === 6 ? { done: true } : { done: false, state: "QUEUED" }),
+      { what: "svc", timeoutMs: 60_000, clock },
+    );
+    expect(at).toEqual([100, 650, 1300, 1950, 2600, 3250]);
+    // Fewer than two looks a second however long the wait.
+    expect(at.length / (at[at.length - 1] / 1000)).toBeLessThan(2);
+  });
+
+  it("looks again after a look fails transiently (no answer, 429, 5xx), saying so", async () => {
+    const answers: Array<string | MdbApiError> = [
+      apiError(503),
+      "QUEUED",
+      apiError(429),
+      apiError(500),
+      "READY",
+    ];
+    const lines: string[] = [];
+    const value = await waitFor(
+      async () => {
+        const next = answers.shift() as string | MdbApiError;
+        if (next instanceof MdbApiError) throw next;
+        return next;
+      },
+      (s) => (s === "READY" ? { done: true } : { done: false, state: s }),
+      { what: "svc", timeoutMs: 10_000, clock: fakeClock(), onProgress: (m) => lines.push(m) },
+    );
+    expect(value).toBe("READY");
+    expect(lines.filter((l) => /a look failed \(op failed: HTTP 503/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /a look failed/.test(l))).toHaveLength(3);
+  });
+
+  it("gives up after TRANSIENT_LOOK_FAILURES failed looks in a row, and at once on any other error", async () => {
+    let looks = 0;
+    const down = await waitFor(
+      async () => {
+        looks++;
+        throw apiError(502);
+      },
+      () => ({ done: true }),
+      { what: "svc", timeoutMs: 60_000, clock: fakeClock() },
+    ).catch((e) => e);
+    expect(down).toMatchObject({ status: 502 });
+    expect(looks).toBe(TRANSIENT_LOOK_FAILURES);
+    looks = 0;
+    const gone = await waitFor(
+      async () => {
+        looks++;
+        throw apiError(404);
+      },
+      () => ({ done: true }),
+      { what: "svc", timeoutMs: 60_000, clock: fakeClock() },
+    ).catch((e) => e);
+    expect(gone).toMatchObject({ status: 404 });
+    expect(looks).toBe(1);
+  });
 });
 
 describe("createOnce", () => {
@@ -142,7 +219,7 @@ describe("createOnce", () => {
     expect(progress).toHaveBeenCalledWith("ignoring dead");
   });
 
-  it("after an ambiguous failure takes only a new matching record; gives up after four attempts", async () => {
+  it("after an ambiguous failure takes only a new matching record; gives up after CREATE_ATTEMPTS sends", async () => {
     const records: Rec[] = [{ id: "dead", name: "a", status: "failed" }];
     let sent = 0;
     const lost = policy(records, () => {
@@ -158,7 +235,8 @@ describe("createOnce", () => {
     });
     sent = 0;
     await expect(createOnce(never, request(false))).rejects.toThrow(/HTTP_503/);
-    expect(sent).toBe(4);
+    expect(CREATE_ATTEMPTS).toBe(6);
+    expect(sent).toBe(CREATE_ATTEMPTS);
   }, 10_000);
 
   it("sends again after a definite refusal only when the policy says so", async () => {
