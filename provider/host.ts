@@ -4,6 +4,7 @@
  * kind to provider functions. It never moves, and its kinds are never renamed: state written
  * by a release keeps working with every later one. Loaded only in Pulumi's provider host.
  */
+import "./compile-cache";
 import type { ProviderImpl } from "./kit/lifecycle";
 import type { ResourceKind } from "./kit/spec";
 import { READ_REPLICA_SET_PROVIDER } from "./resources/read-replica-set/provider";

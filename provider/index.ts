@@ -11,6 +11,7 @@
  * `mdb:projectId`, or the environment variables `MDB_API_URL`, `MDB_PUBLIC_KEY`,
  * `MDB_SECRET_KEY`, `MDB_PROJECT_ID`.
  */
+import "./compile-cache";
 export { Service } from "./resources/service";
 export type {
   ServiceArgs,
