@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // `npm run bench`: measures this package's resources under the real Pulumi CLI against the
-// emulator, next to as many do-nothing dynamic resources, and prints (and writes to
-// docs/bench.md) a markdown table. See `npm run bench -- --help` and docs/bench.md.
+// emulator, next to as many do-nothing dynamic resources (and, for previews, as many shaped like
+// the package's), and prints (and writes to docs/bench.md) a markdown table. See
+// `npm run bench -- --help` and docs/bench.md.
 //
-// For every size and repetition, each operation runs on both programs back to back (A/B
-// interleaved, the first one alternating), so a slower moment of the machine hits both:
-// preview of a fresh stack, up, no-op preview (--expect-no-changes), destroy, then up and
+// For every size and repetition, each operation runs on every program back to back (interleaved,
+// the first one rotating), so a slower moment of the machine hits them alike: preview of a fresh
+// stack, up, no-op preview (--expect-no-changes), destroy, then up and
 // destroy again with --parallel 100. The emulator's request log gives the API calls and the
 // settle lag of every wait; /proc gives the provider host's peak memory.
 "use strict";
@@ -14,10 +15,10 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { parseOptions } = require("./options");
-const { Program, VARIANTS } = require("./program");
+const { Program, VARIANTS, runsOp } = require("./program");
 const { LEGEND, renderReport } = require("./report");
 const { countCalls, settleWaits } = require("./settle");
-const { Emulator, ensurePulumi, installPackage } = require("./setup");
+const { Emulator, ensurePulumi, installPackage, packageShapes } = require("./setup");
 
 const root = path.resolve(__dirname, "../..");
 
@@ -89,7 +90,8 @@ async function warmUp(options, programs) {
 async function measure(options, programs, emulator) {
   if (!options.ci) await warmUp(options, programs);
   const results = {};
-  for (const size of options.sizes) results[size] = { mdb: emptyResult(), trivial: emptyResult() };
+  for (const size of options.sizes)
+    results[size] = Object.fromEntries(VARIANTS.map((variant) => [variant, emptyResult()]));
   for (let rep = 1; rep <= options.reps; rep++) {
     for (const size of options.sizes) {
       const stack = `r${rep}`;
@@ -99,8 +101,10 @@ async function measure(options, programs, emulator) {
       }
       const steps = STEPS.filter((s) => options.ops.has(s.needs ?? s.op));
       for (const [index, step] of steps.entries()) {
-        const order = (rep + index) % 2 === 1 ? VARIANTS : [...VARIANTS].reverse();
-        for (const variant of order)
+        // Each variant goes first in turn, so a slower moment of the machine hits them alike.
+        const shift = (rep + index) % VARIANTS.length;
+        const order = [...VARIANTS.slice(shift), ...VARIANTS.slice(0, shift)];
+        for (const variant of order.filter((v) => runsOp(v, step.op)))
           await runStep(
             programs[size][variant],
             step,
@@ -112,7 +116,7 @@ async function measure(options, programs, emulator) {
       }
       for (const variant of VARIANTS) {
         const result = results[size][variant];
-        result.peaks.push(result.rep.peak);
+        if (result.rep.peak !== undefined) result.peaks.push(result.rep.peak);
         delete result.rep;
         await programs[size][variant].pulumi(["stack", "rm", "--yes", "--force", stack]);
       }
@@ -161,7 +165,7 @@ async function main() {
     const nodeModules = installPackage(work);
     emulator = await Emulator.start(options.transitionMs);
     log(`emulator on ${emulator.url}, ${options.transitionMs} ms per lifecycle step; work in ${work}`);
-    const context = { work, bin, nodeModules, apiUrl: emulator.url };
+    const context = { work, bin, nodeModules, apiUrl: emulator.url, shapes: packageShapes(nodeModules) };
     const programs = {};
     for (const size of options.sizes) {
       programs[size] = {};

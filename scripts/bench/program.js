@@ -26,8 +26,17 @@ function childrenCpuMs() {
   }
 }
 
-/** The variants compared: this package's resources, and do-nothing dynamic resources. */
-const VARIANTS = ["mdb", "trivial"];
+/**
+ * The variants compared: this package's resources, do-nothing dynamic resources, and the
+ * same-shape control (do-nothing resources registering this package's property names), which
+ * only previews: it tells which part of a preview's cost is Pulumi's for that many properties.
+ */
+const VARIANTS = ["mdb", "trivial", "shaped"];
+
+/** The operations a variant runs: every one, or for the control only a preview. */
+function runsOp(variant, op) {
+  return variant !== "shaped" || op === "preview";
+}
 
 class Program {
   /**
@@ -42,7 +51,8 @@ class Program {
     fs.mkdirSync(path.join(this.dir, ".state"), { recursive: true });
     const source = fs
       .readFileSync(path.join(templates, `${variant}.ts`), "utf8")
-      .replace("__UNITS__", String(size / 4));
+      .replace("__UNITS__", String(size / 4))
+      .replace("__SHAPES__", JSON.stringify(context.shapes ?? {}));
     if (lang === "ts") {
       fs.writeFileSync(path.join(this.dir, "index.ts"), source);
       fs.copyFileSync(path.join(templates, "tsconfig.json"), path.join(this.dir, "tsconfig.json"));
@@ -110,4 +120,4 @@ class Program {
   }
 }
 
-module.exports = { Program, VARIANTS };
+module.exports = { Program, VARIANTS, runsOp };

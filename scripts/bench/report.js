@@ -58,7 +58,7 @@ function row(size, variant, r) {
   return (
     `| ${size} | ${variant} | ${timeText(r, "preview")} | ${timeText(r, "noop")} | ` +
     `${seconds(median(r.ms.up))} | ${seconds(median(r.ms.up100))} | ${seconds(median(r.ms.destroy))} | ` +
-    `${variant === "trivial" ? "–" : calls} | ` +
+    `${variant === "mdb" ? calls : "–"} | ` +
     `${lag.count ? `${seconds(lag.lagMedian)} / ${seconds(lag.lagP95)} (${lag.count})` : "–"} | ` +
     `${fixed(lag.getsPerSecond)} | ${peak === undefined ? "–" : (peak / 2 ** 20).toFixed(0)} |`
   );
@@ -72,11 +72,14 @@ function renderReport(results, meta) {
   const sizes = Object.keys(results)
     .map(Number)
     .sort((a, b) => a - b);
-  const get = (size, variant, op) => (results[size] ? median(results[size][variant].ms[op]) : undefined);
+  const get = (size, variant, op) => {
+    const r = results[size]?.[variant];
+    return r ? median(r.ms[op]) : undefined;
+  };
   const lines = [
     `Run ${meta.date} on ${meta.cpus} CPU(s), Node.js ${meta.node}, Pulumi CLI ${meta.pulumi}, package ` +
       `${meta.commit}; ${meta.lang === "ts" ? "TypeScript" : "JavaScript"} programs, emulator steps of ` +
-      `${meta.transitionMs} ms, median of ${meta.reps} run(s), A/B interleaved. Times in seconds: wall ` +
+      `${meta.transitionMs} ms, median of ${meta.reps} run(s), programs interleaved. Times in seconds: wall ` +
       "clock of the `pulumi` command, and for previews (in brackets) the CPU time of its process tree " +
       "(CLI, language host, program, provider host), steadier on a busy machine; `up` and `destroy` " +
       "skip their preview.",
@@ -85,7 +88,8 @@ function renderReport(results, meta) {
     "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const size of sizes)
-    for (const variant of ["mdb", "trivial"]) lines.push(row(size, variant, results[size][variant]));
+    for (const variant of ["mdb", "trivial", "shaped"])
+      if (results[size][variant]) lines.push(row(size, variant, results[size][variant]));
 
   const small = sizes[0];
   const large = sizes[sizes.length - 1];
@@ -129,6 +133,20 @@ function renderReport(results, meta) {
     ),
   );
   lines.push("", `CPU-time ratios against trivial: ${cpuRatios.join(", ")}.`);
+  // The same-shape control splits a preview's ratio into Pulumi's cost of the properties and ours.
+  const shaped = ends.filter((size) => get(size, "shaped", "preview") !== undefined);
+  if (shaped.length > 0) {
+    const parts = shaped.map(
+      (size) =>
+        `${size} resources: shaped / trivial ${fixed(ratio(get(size, "shaped", "preview"), get(size, "trivial", "preview")))}, ` +
+        `mdb / shaped ${fixed(ratio(get(size, "mdb", "preview"), get(size, "shaped", "preview")))}`,
+    );
+    lines.push(
+      "",
+      `Preview against the same-shape control (Pulumi's own cost of this package's properties, then ` +
+        `this package's code): ${parts.join("; ")}.`,
+    );
+  }
   if (sizes.length > 1) {
     const perResource = (variant) =>
       ratio(get(large, variant, "preview") - get(small, variant, "preview"), large - small);
@@ -149,6 +167,10 @@ const LEGEND = `## How to read it
   \`Vpc\`, a \`Service\` attached to it with the connection pooler, a \`ReadReplicaSet\` and a
   \`VpcPeering\`. **trivial** rows run as many do-nothing dynamic resources wired the same way,
   whose provider answers at once: what Pulumi itself costs, the floor for any dynamic provider.
+  **shaped** rows (previews only) run do-nothing dynamic resources that register the same
+  property names (every input and output of each class) and secret outputs as this package's:
+  what Pulumi costs for resources of this shape, so \`shaped / trivial\` is Pulumi's share of the
+  gap and \`mdb / shaped\` this package's own.
 - **preview** is \`pulumi preview\` of a new stack; **no-op preview** runs after \`up\` with
   \`--expect-no-changes\` (it fails the bench if anything would change). **up** uses the CLI's
   default \`--parallel\` (4 x CPUs), **up -p 100** lets every ready resource start at once.

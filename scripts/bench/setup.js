@@ -147,4 +147,26 @@ class Emulator {
   }
 }
 
-module.exports = { KEYS, ensurePulumi, installPackage, Emulator };
+/**
+ * The shape of each resource kind of the package installed in `nodeModules`, for the
+ * same-shape control program: the property names its class registers (inputs, hidden inputs
+ * and outputs) and its secret outputs, keyed by kind (`service`, `vpc`, ...).
+ */
+function packageShapes(nodeModules) {
+  const dist = path.join(nodeModules, "pulumi-managed-db", "dist", "provider");
+  const { registration } = require(path.join(dist, "kit", "register"));
+  const specs = [
+    require(path.join(dist, "resources", "service")).SERVICE_SPEC,
+    require(path.join(dist, "resources", "read-replica-set")).READ_REPLICA_SET_SPEC,
+    require(path.join(dist, "resources", "vpc")).VPC_SPEC,
+    require(path.join(dist, "resources", "vpc-peering")).VPC_PEERING_SPEC,
+  ];
+  const shapes = {};
+  for (const spec of specs) {
+    const { props, opts } = registration(spec, "shape", {}, undefined);
+    shapes[spec.kind] = { names: Object.keys(props), secrets: opts.additionalSecretOutputs ?? [] };
+  }
+  return shapes;
+}
+
+module.exports = { KEYS, ensurePulumi, installPackage, packageShapes, Emulator };

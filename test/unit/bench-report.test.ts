@@ -10,7 +10,10 @@ type Result = {
   waits: Array<{ lagMs: number; waitMs: number; gets: number }>;
 };
 const { renderReport, quantile } = require("../../scripts/bench/report") as {
-  renderReport(results: Record<number, { mdb: Result; trivial: Result }>, meta: object): string;
+  renderReport(
+    results: Record<number, { mdb: Result; trivial: Result; shaped?: Result }>,
+    meta: object,
+  ): string;
   quantile(values: number[] | undefined, q: number): number | undefined;
 };
 
@@ -54,6 +57,26 @@ describe("bench report", () => {
     expect(report).toContain("| no-op preview, 200 resources / trivial | – | ≤ 1.2 | – |");
     expect(report).toContain(
       "Preview cost per resource (slope between 4 and 200 resources): 23.0 ms for this package, 4.1 ms for a trivial",
+    );
+  });
+
+  it("with the same-shape control, splits the preview ratio into Pulumi's share and the package's", () => {
+    const report = renderReport(
+      {
+        4: { mdb: result([2600]), trivial: result([2000]), shaped: result([2080]) },
+        200: { mdb: result([4500]), trivial: result([3000]), shaped: result([3900]) },
+      },
+      meta,
+    );
+    expect(report).toContain("| 200 | shaped | 3.90 (1.95) | – | – | – | – | – | – | – | – |");
+    expect(report).toContain(
+      "Preview against the same-shape control (Pulumi's own cost of this package's properties, then " +
+        "this package's code): 200 resources: shaped / trivial 1.30, mdb / shaped 1.15; " +
+        "4 resources: shaped / trivial 1.04, mdb / shaped 1.25.",
+    );
+    // Without the control (an older results file, or --ops without preview), no such line.
+    expect(renderReport({ 4: { mdb: result([2600]), trivial: result([2000]) } }, meta)).not.toContain(
+      "same-shape",
     );
   });
 
