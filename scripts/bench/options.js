@@ -6,8 +6,8 @@ const HELP = `Usage: npm run bench -- [flags]
 
 Runs the real Pulumi CLI against the emulator on generated programs of this package's
 resources, of as many do-nothing ones and (previews only) as many shaped like the package's,
-interleaved, and prints a
-markdown table (also written to docs/bench.md unless --ci or --out says otherwise).
+interleaved, and prints a markdown table (also written to docs/bench.md unless --ci or --out
+says otherwise).
 
   --sizes 4,48,200      resource counts, each a multiple of 4 (one unit = Vpc, Service,
                         ReadReplicaSet, VpcPeering)                    default 4,48,200
