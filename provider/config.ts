@@ -5,7 +5,7 @@
  * reports it. Credentials are read at run time only; they are never resource inputs and never
  * in state.
  */
-import { normalizeBaseUrl } from "./client/http";
+import { normalizeBaseUrl } from "./client/base-url";
 
 /** Resolved settings of the provider. */
 export interface ProviderConfig {

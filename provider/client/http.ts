@@ -7,15 +7,14 @@ import * as fs from "fs";
 import * as path from "path";
 import axios, { AxiosError, AxiosInstance, AxiosResponse } from "axios";
 import axiosRetry from "axios-retry";
-import * as ipaddr from "ipaddr.js";
 import type { ZodType } from "zod";
 import { BackoffPolicy, DEFAULT_RETRY_BACKOFF, backoffDelay, parseRetryAfter } from "./backoff";
 import type { RetryClass } from "../../api/operations";
 import { ErrorBodySchema } from "../../api/records";
+import { normalizeBaseUrl } from "./base-url";
 import { MdbApiError, redact } from "./errors";
 
-/** The path prefix of version 1 of the API; part of every base URL. */
-export const API_PREFIX = "/public/api/v1";
+export { API_PREFIX, isLoopbackHost, normalizeBaseUrl } from "./base-url";
 
 /** Settings of an {@link HttpClient}. */
 export interface HttpClientOptions {
@@ -85,44 +84,6 @@ function packageVersion(): string {
 
 /** The User-Agent sent with every request: package name and version, and Node's. */
 export const USER_AGENT = `pulumi-managed-db/${packageVersion()} (node ${process.version})`;
-
-/** True when `host` (a URL hostname) is loopback: localhost, 127.0.0.0/8 or ::1. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "");
-  if (bare === "localhost" || bare.endsWith(".localhost")) return true;
-  if (!ipaddr.isValid(bare)) return false;
-  const addr = ipaddr.process(bare);
-  return addr.range() === "loopback";
-}
-
-/**
- * Checks and normalises an API base URL: https, or http on a loopback host; appends
- * {@link API_PREFIX} when the URL has no path; drops a trailing slash.
- * Throws an Error naming the problem otherwise.
- */
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`API URL "${raw}" is not a valid URL`);
-  }
-  if (url.username || url.password) {
-    throw new Error("API URL must not carry credentials; set the public and secret keys instead");
-  }
-  if (url.protocol === "http:") {
-    if (!isLoopbackHost(url.hostname)) {
-      throw new Error(
-        `API URL "${url.origin}" uses plain http:// to a non-loopback host; credentials would travel in clear. Use https://`,
-      );
-    }
-  } else if (url.protocol !== "https:") {
-    throw new Error(`API URL "${raw}" must use https:// (or http:// on a loopback host)`);
-  }
-  let pathname = url.pathname.replace(/\/+$/, "");
-  if (pathname === "") pathname = API_PREFIX;
-  return `${url.origin}${pathname}`;
-}
 
 /** True when an axios error means the request never reached the server. */
 function neverSent(error: AxiosError): boolean {
