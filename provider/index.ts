@@ -78,6 +78,17 @@ export type {
   VpcPeeringResult,
   AnalyticsResult,
 } from "./functions";
-export { MdbApi } from "./client/api";
+
+/**
+ * The API client: one typed method per operation of the API (see `client/api.ts`). Loaded on
+ * first use, so a program that only declares resources does not load the HTTP stack (axios).
+ */
+export declare const MdbApi: typeof import("./client/api").MdbApi;
+/** An API client instance. */
+export type MdbApi = import("./client/api").MdbApi;
+Object.defineProperty(exports, "MdbApi", {
+  enumerable: true,
+  get: () => (require("./client/api") as typeof import("./client/api")).MdbApi,
+});
 export { MdbApiError, MdbRequestError } from "./client/errors";
 export { ADOPT_EXISTING_KEYS, CONFIG_KEYS, InvalidConfigError, MissingConfigError } from "./config";

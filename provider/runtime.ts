@@ -3,7 +3,7 @@
  * dynamic provider's `configure` hook) and a program using the functions (its stack config).
  * Holds the client built from the settings and the project a call is about. Never in state.
  */
-import { MdbApi } from "./client/api";
+import type { MdbApi } from "./client/api";
 import { ConfigSource, ProviderConfig, resolveAdoptExisting, resolveConfig } from "./config";
 
 /** A client built from resolved settings, and the project calls default to. */
@@ -16,7 +16,10 @@ export class ApiSession {
     /** The settings the client was built from. */
     readonly config: ProviderConfig,
   ) {
-    this.api = new MdbApi({
+    // Loaded here, not at the top: a program that only declares resources never needs the
+    // HTTP client (axios), and does not pay for loading it.
+    const { MdbApi: Api } = require("./client/api") as typeof import("./client/api");
+    this.api = new Api({
       baseUrl: config.apiUrl,
       publicKey: config.publicKey,
       secretKey: config.secretKey,
