@@ -28,7 +28,8 @@ import * as util from "util";
 import type * as pulumi from "@pulumi/pulumi";
 import { resetFunctionsClient } from "../../provider/functions";
 import { configureRuntime } from "../../provider/runtime";
-import type { TestEmulator } from "./emulator";
+import type { EmulatorOptions } from "../../emulator";
+import { startTestEmulator, type TestEmulator } from "./emulator";
 
 // The engine's wire format: the dynamic provider host converts every value with these.
 const { Struct } = require("google-protobuf/google/protobuf/struct_pb") as {
@@ -304,4 +305,23 @@ export async function errorOf(promise: Promise<unknown>): Promise<Error & Record
 export function errorText(error: unknown): string {
   const e = error as { message?: unknown; stack?: unknown };
   return [String(e?.message), String(e?.stack), util.inspect(error, { depth: 10 })].join("\n");
+}
+
+/**
+ * Registers the hooks of a suite that drives the provider against one emulator: before all its
+ * tests an emulator starts (with `options`), is handed to `started`, and the provider is pointed
+ * at it ({@link pointProviderAt}); after them both are undone.
+ */
+export function useProviderEmulator(options: EmulatorOptions, started: (emu: TestEmulator) => void): void {
+  let emu: TestEmulator | undefined;
+  let restore: (() => void) | undefined;
+  beforeAll(async () => {
+    emu = await startTestEmulator(options);
+    restore = pointProviderAt(emu);
+    started(emu);
+  });
+  afterAll(async () => {
+    restore?.();
+    await emu?.close();
+  });
 }

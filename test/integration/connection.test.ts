@@ -5,21 +5,13 @@
  * change them with no call that changes anything; a refresh keeps them.
  */
 import { PROVIDERS } from "../../provider/host";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { drive, pointProviderAt, recordCalls, type Props } from "../helpers/provider";
+import type { TestEmulator } from "../helpers/emulator";
+import { drive, recordCalls, type Props, useProviderEmulator } from "../helpers/provider";
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 const services = drive(PROVIDERS.service);
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({}, (started) => (emu = started));
 beforeEach(() => emu.reset());
 
 const BASE: Props = {

@@ -6,20 +6,12 @@
  */
 import { PROVIDERS } from "../../provider/host";
 import type { ResourceKind } from "../../provider/kit/spec";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { drive, errorOf, pointProviderAt, recordCalls, type Props } from "../helpers/provider";
+import type { TestEmulator } from "../helpers/emulator";
+import { drive, errorOf, recordCalls, type Props, useProviderEmulator } from "../helpers/provider";
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({}, (started) => (emu = started));
 
 /** One protectable resource: its inputs, its label in messages, and where the API lists it. */
 interface Row {

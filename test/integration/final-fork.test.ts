@@ -6,21 +6,20 @@
  * timed out) runs again without making a second fork.
  */
 import { PROVIDERS } from "../../provider/host";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { drive, errorOf, pointProviderAt, progressLines, recordCalls, type Props } from "../helpers/provider";
+import type { TestEmulator } from "../helpers/emulator";
+import {
+  drive,
+  errorOf,
+  progressLines,
+  recordCalls,
+  type Props,
+  useProviderEmulator,
+} from "../helpers/provider";
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 const services = drive(PROVIDERS.service);
 
-beforeAll(async () => {
-  emu = await startTestEmulator();
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({}, (started) => (emu = started));
 beforeEach(async () => {
   await emu.reset();
   progressLines.length = 0;

@@ -3,8 +3,8 @@
  * pointed at it, and before each test a fresh READY service made through the API, with helpers
  * to read its replica sets.
  */
-import { TEST_TRANSITION_MS, startTestEmulator, type TestEmulator } from "../helpers/emulator";
-import { drive, pointProviderAt, type Props } from "../helpers/provider";
+import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
+import { drive, type Props, useProviderEmulator } from "../helpers/provider";
 import { PROVIDERS } from "../../provider/host";
 
 /** The provider functions under test. */
@@ -58,15 +58,7 @@ export function fixture(): ReplicaSetFixture {
  */
 export function useReplicaSetFixture(): void {
   let emu: TestEmulator;
-  let restoreEnv: () => void;
-  beforeAll(async () => {
-    emu = await startTestEmulator({ secretKey: SECRET_KEY });
-    restoreEnv = pointProviderAt(emu);
-  });
-  afterAll(async () => {
-    restoreEnv();
-    await emu.close();
-  });
+  useProviderEmulator({ secretKey: SECRET_KEY }, (started) => (emu = started));
   beforeEach(async () => {
     await emu.reset();
     await emu.setTransitionMs(TEST_TRANSITION_MS);

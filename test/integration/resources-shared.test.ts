@@ -8,30 +8,22 @@
  */
 import { PROVIDERS } from "../../provider/host";
 import type { ResourceKind } from "../../provider/kit/spec";
-import { TEST_TRANSITION_MS, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
   drive,
   errorOf,
   errorText,
-  pointProviderAt,
   recordCalls,
   type Props,
+  useProviderEmulator,
 } from "../helpers/provider";
 
 const SECRET_KEY = "shared-integration-secret-62e0f1";
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ secretKey: SECRET_KEY });
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({ secretKey: SECRET_KEY }, (started) => (emu = started));
 afterEach(() => emu.setFaults({}));
 
 /** Creates a READY service through the API; its id. */

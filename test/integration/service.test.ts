@@ -6,18 +6,18 @@
  * secret in any error; waits notice a settled service quickly. Delete, out-of-band deletes and
  * create-once shared by every resource: resources-shared.test.ts.
  */
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
   ReplaceNeededError,
   drive,
   errorOf,
   errorText,
-  pointProviderAt,
   recordCalls,
   stateFromError,
   type Props,
   type ResourceState,
+  useProviderEmulator,
 } from "../helpers/provider";
 import { PROVIDERS } from "../../provider/host";
 
@@ -27,17 +27,9 @@ const SECRET_KEY = "svc-integration-secret-4b1d";
 const PASSWORD = "pw-Distinctive-91827";
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 const services = drive(impl);
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ secretKey: SECRET_KEY });
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({ secretKey: SECRET_KEY }, (started) => (emu = started));
 beforeEach(() => emu.reset());
 
 const BASE: Props = {

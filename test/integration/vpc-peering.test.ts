@@ -5,18 +5,18 @@
  * no secret in any error. Create-once and out-of-band deletes shared by every resource:
  * resources-shared.test.ts.
  */
-import { TEST_TRANSITION_MS, startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
   ReplaceNeededError,
   drive,
   errorOf,
   errorText,
-  pointProviderAt,
   progressLines,
   recordCalls,
   stateFromError,
   type Props,
+  useProviderEmulator,
 } from "../helpers/provider";
 import { PROVIDERS } from "../../provider/host";
 
@@ -28,7 +28,6 @@ const SECRET_KEY = "peering-integration-secret-93d0aa";
 const SLOW_MS = 600;
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 const peerings = drive(impl);
 const vpcs = drive(vpcImpl);
 
@@ -49,14 +48,7 @@ interface PeeringRecord {
   error_message?: string | null;
 }
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ secretKey: SECRET_KEY });
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({ secretKey: SECRET_KEY }, (started) => (emu = started));
 beforeEach(async () => {
   await emu.reset();
   await emu.setTransitionMs(TEST_TRANSITION_MS);

@@ -7,7 +7,7 @@
  */
 import { CREATE_ATTEMPTS } from "../../provider/kit/create";
 import { configureRuntime } from "../../provider/runtime";
-import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
+import type { TestEmulator } from "../helpers/emulator";
 import {
   CheckFailedError,
   PROVIDER,
@@ -15,10 +15,10 @@ import {
   drive,
   errorOf,
   errorText,
-  pointProviderAt,
   recordCalls,
   type Props,
   type ResourceState,
+  useProviderEmulator,
 } from "../helpers/provider";
 import { PROVIDERS } from "../../provider/host";
 
@@ -27,17 +27,9 @@ const impl = PROVIDERS.vpc;
 const SECRET_KEY = "vpc-integration-secret-7f3a9c";
 
 let emu: TestEmulator;
-let restoreEnv: () => void;
 const vpcs = drive(impl);
 
-beforeAll(async () => {
-  emu = await startTestEmulator({ secretKey: SECRET_KEY });
-  restoreEnv = pointProviderAt(emu);
-});
-afterAll(async () => {
-  restoreEnv();
-  await emu.close();
-});
+useProviderEmulator({ secretKey: SECRET_KEY }, (started) => (emu = started));
 beforeEach(() => emu.reset());
 
 const CORE = { name: "core", cidr: "10.0.0.0/16", regionCode: "us-east-1" };
