@@ -2,6 +2,7 @@
  * `finalFork` under the real Pulumi CLI: `pulumi destroy` of a service with `finalFork: true`
  * forks its last snapshot, waits until the fork is READY, prints the fork's id, then deletes the
  * service. The stack ends empty and the API holds exactly the fork, named after the service.
+ * The program also finds its service by name with a function's Output form.
  */
 import * as path from "path";
 import { EmulatorProcess, Workspace } from "./workspace";
@@ -32,7 +33,9 @@ afterAll(async () => {
 
 it("destroy forks the service, prints the fork's id, and leaves exactly the fork", async () => {
   await ws.up();
-  const { serviceId, name } = (await ws.outputs()) as { serviceId: string; name: string };
+  const { serviceId, name, foundByName } = (await ws.outputs()) as Record<string, string>;
+  // getServiceOutput({ name }) in the program found the same service by its name.
+  expect(foundByName).toBe(serviceId);
   await emulator.clearCalls();
 
   const destroyed = await ws.pulumi(["destroy", "--yes", "--skip-preview"]);

@@ -11,3 +11,5 @@ const db = new mdb.Service("orders", {
 
 export const serviceId = db.serviceId;
 export const name = db.name;
+// A function in its Output form, finding the service by its name once it exists.
+export const foundByName = mdb.getServiceOutput({ name: db.name }).serviceId;
