@@ -26,6 +26,14 @@ export interface MdbApiErrorDetails {
   retryAfterSeconds?: number;
 }
 
+/**
+ * True for an answer that says nothing about the request itself, so the same request may
+ * succeed a moment later: none at all (`undefined`: network error, timeout), 429 or a 5xx.
+ */
+export function isTransientStatus(status: number | undefined): boolean {
+  return status === undefined || status === 429 || status >= 500;
+}
+
 /** A failed call to the Managed Database API. */
 export class MdbApiError extends Error implements MdbApiErrorDetails {
   readonly operation: string;
@@ -65,7 +73,7 @@ export class MdbApiError extends Error implements MdbApiErrorDetails {
    * timeout), 429 or a 5xx. The same request may well succeed a moment later.
    */
   get isTransient(): boolean {
-    return this.status === undefined || this.status === 429 || this.status >= 500;
+    return isTransientStatus(this.status);
   }
 }
 

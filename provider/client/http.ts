@@ -12,15 +12,13 @@ import { BackoffPolicy, DEFAULT_RETRY_BACKOFF, backoffDelay, parseRetryAfter } f
 import type { RetryClass } from "../../api/operations";
 import { ErrorBodySchema } from "../../api/records";
 import { normalizeBaseUrl } from "./base-url";
-import { MdbApiError, redact } from "./errors";
-
-export { API_PREFIX, isLoopbackHost, normalizeBaseUrl } from "./base-url";
+import { MdbApiError, isTransientStatus, redact } from "./errors";
 
 /** Settings of an {@link HttpClient}. */
 export interface HttpClientOptions {
   /**
    * Address of the API root, e.g. `https://api.example.com/public/api/v1`. When it has no
-   * path, {@link API_PREFIX} is appended. `http://` is refused unless the host is loopback.
+   * path, the API prefix is appended (`base-url.ts`). `http://` is refused unless the host is loopback.
    */
   baseUrl: string;
   /** API public key: the Basic auth user name. */
@@ -93,10 +91,8 @@ function neverSent(error: AxiosError): boolean {
 /** True when a failed request may be repeated under `mode`. */
 function isRetryable(error: AxiosError, mode: RetryMode): boolean {
   const status = error.response?.status;
-  if (status === 429) return true;
-  if (mode === "create") return status === undefined && neverSent(error);
-  if (status === undefined) return true; // network error or timeout
-  return status >= 500;
+  if (mode === "create") return status === 429 || (status === undefined && neverSent(error));
+  return isTransientStatus(status);
 }
 
 /** True when axios-retry had already sent this request before the attempt that got `response`. */

@@ -1,6 +1,6 @@
 import { backoffDelay, parseRetryAfter } from "../../provider/client/backoff";
 import { MdbApiError, REDACTED, redact } from "../../provider/client/errors";
-import { isLoopbackHost, normalizeBaseUrl } from "../../provider/client/http";
+import { isLoopbackHost, normalizeBaseUrl } from "../../provider/client/base-url";
 import { MissingConfigError, resolveConfig } from "../../provider/config";
 
 describe("backoff", () => {
