@@ -34,10 +34,11 @@ function show(value: unknown): string {
 /**
  * When `inputs` carry an id to adopt, reads that resource with `impl.read` and returns it as
  * the create result; otherwise returns undefined. Throws when it does not exist or when the
- * program's inputs differ from it.
+ * program's inputs differ from it under `compare` (the resource's diff).
  */
 export async function adoptIfImported(
-  impl: Pick<Required<pulumi.dynamic.ResourceProvider>, "read" | "diff">,
+  impl: Pick<Required<pulumi.dynamic.ResourceProvider>, "read">,
+  compare: (olds: Record<string, unknown>, news: Record<string, unknown>) => Partial<DetailedDiffResult>,
   kind: string,
   inputs: Record<string, unknown>,
 ): Promise<pulumi.dynamic.CreateResult | undefined> {
@@ -46,7 +47,7 @@ export async function adoptIfImported(
   const found = await impl.read(importId, { projectId: inputs.projectId });
   if (!found.id || !found.props) throw new Error(`cannot import ${kind} "${importId}": it does not exist`);
   const props = found.props as Record<string, unknown>;
-  const diff = (await impl.diff(found.id, props, inputs)) as Partial<DetailedDiffResult>;
+  const diff = compare(props, inputs);
   const differing = Object.keys(diff.detailedDiff ?? {}).filter((p) => !UNOBSERVABLE.has(p));
   if (differing.length > 0) {
     const detail = differing

@@ -14,6 +14,10 @@ export interface DiffRule {
   default?: unknown;
   /** Custom equality, e.g. to compare only the parts of an object that matter. */
   equals?: (desired: unknown, observed: unknown) => boolean;
+  /** Why a change replaces the resource, for the preview line. Default: `cannot change in place`. */
+  why?: string;
+  /** A change is only recorded in the stack: no API call carries it (see `settings.ts`). */
+  stackOnly?: boolean;
 }
 
 /** Kinds of a property diff, as Pulumi's `detailedDiff` names them. */
@@ -90,6 +94,7 @@ export function diffByRules(
 export const PROJECT_DIFF_RULE: DiffRule = {
   change: "replace",
   equals: (d, o) => d === undefined || d === o,
+  why: "a resource cannot move to another project",
 };
 
 /** What {@link diffResource} reads of a resource spec. */

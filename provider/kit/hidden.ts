@@ -14,6 +14,12 @@ export const IMPORT_INPUT = "__importId";
 /** `true` when the program gave no `name` and the class generated one (see `naming.ts`). */
 export const AUTO_NAMED_INPUT = "__autoNamed";
 
+/**
+ * The program's name of the resource (`db`), which Pulumi does not hand to a dynamic provider:
+ * the line a preview prints names the resource with it (see `preview.ts`).
+ */
+export const RESOURCE_NAME_INPUT = "__resourceName";
+
 /** The `customTimeouts` option in milliseconds, which Pulumi does not hand to a dynamic provider. */
 export const TIMEOUTS_INPUT = "__timeouts";
 
@@ -25,6 +31,7 @@ export const HIDDEN_INPUTS: ReadonlySet<string> = new Set([
   PROVIDER_INPUT,
   IMPORT_INPUT,
   AUTO_NAMED_INPUT,
+  RESOURCE_NAME_INPUT,
   TIMEOUTS_INPUT,
 ]);
 

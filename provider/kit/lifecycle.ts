@@ -15,6 +15,8 @@ import { DetailedDiffResult, diffResource } from "./diff";
 import { PROJECT_INPUT, isAutoNamed, stateOf } from "./hidden";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
 import { parseInputs } from "./messages";
+import { describeChange } from "./preview";
+import { previewCalls } from "./preview-calls";
 import { inputsOf } from "./outputs";
 import { withPartialState } from "./partial";
 import { refuseIfProtected } from "./protection";
@@ -95,12 +97,32 @@ export function resourceProvider<I extends object, O extends object, R, P extend
       }
     },
 
+    // Each resource with changes prints the calls `up` will make (see `preview.ts`); a plan that
+    // cannot be put in words never fails the diff.
     async diff(_id, olds, news) {
-      return diffResource(spec, olds, news);
+      const diff = diffResource(spec, olds, news);
+      if (!diff.changes) return diff;
+      try {
+        const lookups = async () => ({
+          api: getApi(),
+          projectId: await resolveProjectId(olds.projectId as string | undefined),
+        });
+        progress(describeChange(await previewCalls(spec, ops, { olds, news, diff, parse, lookups })));
+      } catch (error) {
+        progress(
+          `${String(olds.name ?? _id)}: the calls of this change are planned during up (${(error as Error).message})`,
+        );
+      }
+      return diff;
     },
 
     async create(inputs) {
-      const adopted = await adoptIfImported(provider, spec.label, inputs);
+      const adopted = await adoptIfImported(
+        provider,
+        (olds, news) => diffResource(spec, olds, news),
+        spec.label,
+        inputs,
+      );
       if (adopted) return adopted;
       const want = parse(inputs);
       const wanted = want as Props;

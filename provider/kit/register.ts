@@ -1,14 +1,14 @@
 /**
  * What every resource class hands to `pulumi.dynamic.Resource`, read from its spec: the
  * serialized provider, the program's inputs plus the hidden ones the provider needs (a
- * generated name, the id to adopt for `import`, the `customTimeouts`), every output name
+ * generated name, the id to adopt for `import`, the resource's own name, the `customTimeouts`), every output name
  * registered, and the options without `import`, with the spec's secret outputs and
  * delete-before-replace.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { takeImport } from "./adopt";
 import { providerFor } from "./entry";
-import { AUTO_NAMED_INPUT, IMPORT_INPUT, TIMEOUTS_INPUT } from "./hidden";
+import { AUTO_NAMED_INPUT, IMPORT_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
 import { autoName } from "./naming";
 import type { ResourceSpec } from "./spec";
 import { timeoutsInput } from "./timeouts";
@@ -40,6 +40,7 @@ export function registration(
     props.name = autoName(resourceName);
     props[AUTO_NAMED_INPUT] = true;
   }
+  props[RESOURCE_NAME_INPUT] = resourceName;
   props[TIMEOUTS_INPUT] = timeoutsInput(rest.customTimeouts);
   for (const out of spec.outputNames) if (!(out in props)) props[out] = undefined;
   const secrets = spec.secretOutputs ?? [];

@@ -27,4 +27,4 @@ export function keptSettings<T extends object, K extends keyof T & string>(
 export const deletionProtectionField = flagField(false);
 
 /** Diff rule of `deletionProtection`: in place, no API call; absent means false. */
-export const DELETION_PROTECTION_RULE: DiffRule = { change: "update", default: false };
+export const DELETION_PROTECTION_RULE: DiffRule = { change: "update", default: false, stackOnly: true };

@@ -12,6 +12,7 @@ import type { Blocker } from "./blockers";
 import type { WhileInUse } from "./delete";
 import type { DiffFacts } from "./diff";
 import type { IdShape, ResourceRef } from "./ids";
+import type { PlannedCall } from "./preview";
 
 /**
  * The resource kinds, the keys of the dispatch map in `../host.ts`. Stored in users' state by
@@ -93,6 +94,27 @@ export interface CreatePolicy<I, R, P extends string> {
   retryRefused?(error: MdbApiError, ctx: OpContext<P>, want: I): Promise<boolean>;
 }
 
+/**
+ * How a resource's API calls read in the line a preview prints for it (see `preview.ts`);
+ * each names the operation the provider will call, so the line says what `up` will do.
+ */
+export interface CallWords<I, O, S> {
+  /** It runs a database: its line always says what the calls do to it (`no restart` too). */
+  runs: boolean;
+  /** The call a planned step makes, starting from the outputs `have`. */
+  step(step: S, have: O): PlannedCall;
+  /** The call that creates the resource from `want`. */
+  create(want: I): PlannedCall;
+  /**
+   * The outputs a record just created from `want` shows (what the create call carries, the
+   * API's own values for the rest), so the plan names the calls that follow the create.
+   * `lookups` gives read-only access to the API, e.g. to read a parent.
+   */
+  created(want: I, lookups: () => Promise<CheckContext>): O | Promise<O>;
+  /** The calls that delete the resource whose last outputs are `olds`, in order. */
+  remove(olds: Props): PlannedCall[];
+}
+
 /** What a resource's own API calls and records are; everything else is generic. */
 export interface ResourceOps<I, O, R, P extends string, S = never> {
   /** The record `ref` names, or undefined when it is gone. */
@@ -124,6 +146,8 @@ export interface ResourceOps<I, O, R, P extends string, S = never> {
   verify?(ctx: CheckContext, want: I, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
   /** Creating it. */
   create: CreatePolicy<I, R, P>;
+  /** Its calls in words, for the preview line. */
+  calls: CallWords<I, O, S>;
   /**
    * Runs before the delete is sent (e.g. a final fork), with the state's outputs `props`; the
    * delete's time limit applies. Must be safe to run again after a failure half-way.

@@ -58,13 +58,16 @@ export interface VpcPeeringOutputs extends VpcPeeringInputs {
   errorMessage?: string;
 }
 
+/** Every input of a peering: the API has no call that changes one. */
+const PEERING_REPLACE: DiffRule = { change: "replace", why: "the API cannot change a peering" };
+
 /** Diff rules of a peering: every input replaces it. */
 export const VPC_PEERING_DIFF_RULES: Record<keyof VpcPeeringInputs, DiffRule> = {
   projectId: PROJECT_DIFF_RULE,
-  vpcId: { change: "replace" },
-  peerAccountId: { change: "replace" },
-  peerRegionCode: { change: "replace" },
-  peerVpcId: { change: "replace" },
+  vpcId: PEERING_REPLACE,
+  peerAccountId: PEERING_REPLACE,
+  peerRegionCode: PEERING_REPLACE,
+  peerVpcId: PEERING_REPLACE,
 };
 
 /**
@@ -164,6 +167,14 @@ const VPC_PEERING_OPS: ResourceOps<
     ignored: (records, want) =>
       `VPC ${want.vpcId} has failed peering(s) to ${peerOf(want)} not managed by this resource: ` +
       `${records.map((p) => p.id).join(", ")}; delete them, or the VPC cannot be deleted`,
+  },
+  // Nothing is planned in place: every change is a replacement.
+  calls: {
+    runs: false,
+    step: (step) => step,
+    create: (want) => ({ op: "createPeering", detail: `to ${peerOf(want)}` }),
+    created: (want) => ({ ...want }) as VpcPeeringOutputs,
+    remove: () => [{ op: "deletePeering" }],
   },
   remove: (api, ref) => api.deletePeering(ref.projectId, ref.vpcId, ref.peeringId),
 };

@@ -194,6 +194,14 @@ const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId", VpcStep> =
       `${ref.projectId} with id ${found.id}`,
     otherwise: "choose another name",
   },
+  calls: {
+    runs: false,
+    step: (step, have) => ({ op: "renameVpc", detail: `${have.name} → ${step.name}` }),
+    create: (want) => ({ op: "createVpc", detail: `${want.name} ${want.cidr}` }),
+    // The create carries every input the API knows.
+    created: (want) => ({ ...want }) as VpcOutputs,
+    remove: () => [{ op: "deleteVpc" }],
+  },
   remove: (api, ref) => api.deleteVpc(ref.projectId, ref.vpcId),
   removedAtOnce: true,
   // A 409 means a service or peering still uses it: worth waiting for only while it is deleting.

@@ -12,6 +12,7 @@ import type { OpContext, ResourceOps } from "../../kit/spec";
 import { PollVerdict, waitUntil } from "../../kit/wait";
 import { progress } from "../../runtime";
 import type { ReadReplicaSetInputs, ReadReplicaSetOutputs } from "./args";
+import { REPLICA_SET_CALLS } from "./calls";
 import {
   ReplicaSetStep,
   findReplicaSet,
@@ -133,6 +134,7 @@ const READ_REPLICA_SET_OPS: Ops = {
       return true;
     },
   },
+  calls: REPLICA_SET_CALLS,
   remove: (api, ref) => api.deleteReplicaSet(ref.projectId, ref.serviceId, ref.replicaSetId),
 };
 

@@ -13,17 +13,17 @@ import { ReadReplicaSetInputs, ReadReplicaSetInputsSchema } from "./args";
 /** Diff rules of a read replica set: replace, or an in-place action (see `planReplicaSetUpdate`). */
 export const READ_REPLICA_SET_DIFF_RULES: Record<keyof ReadReplicaSetInputs, DiffRule> = {
   projectId: PROJECT_DIFF_RULE,
-  serviceId: { change: "replace" },
-  name: { change: "replace" },
+  serviceId: { change: "replace", why: "a read replica set cannot move to another service" },
+  name: { change: "replace", why: "the API cannot rename a read replica set" },
   nodes: { change: "update" },
   cpuMillis: { change: "update" },
   memoryGbs: { change: "update" },
   environment: { change: "update", default: "DEV" },
   connectionPooler: { change: "update", default: false },
   // Only `connectionUri` changes: no API call.
-  password: { change: "update" },
-  username: { change: "update", default: DEFAULT_USERNAME },
-  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME },
+  password: { change: "update", stackOnly: true },
+  username: { change: "update", default: DEFAULT_USERNAME, stackOnly: true },
+  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME, stackOnly: true },
 };
 
 /** The facts of `ReadReplicaSet`. */

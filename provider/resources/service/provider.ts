@@ -9,6 +9,7 @@ import { resourceProvider } from "../../kit/lifecycle";
 import { keptSettings } from "../../kit/settings";
 import type { OpContext, ResourceOps } from "../../kit/spec";
 import type { ServiceInputs } from "./args";
+import { SERVICE_CALLS } from "./calls";
 import { type ServiceState, serviceConnection } from "./connection";
 import { takeFinalFork } from "./final-fork";
 import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
@@ -102,6 +103,7 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serv
       await requireServiceVpc(ctx, want);
     },
   },
+  calls: SERVICE_CALLS,
   beforeRemove: takeFinalFork,
   remove: (api, ref) => api.deleteService(ref.projectId, ref.serviceId),
 };

@@ -12,7 +12,7 @@ import { ServiceInputs, ServiceInputsSchema } from "./args";
 /** Diff rules of a service: replace, or an in-place action (see `planServiceUpdate`). */
 export const SERVICE_DIFF_RULES: Record<keyof ServiceInputs, DiffRule> = {
   projectId: PROJECT_DIFF_RULE,
-  name: { change: "replace" },
+  name: { change: "replace", why: "the API cannot rename a service" },
   serviceType: { change: "replace" },
   regionCode: { change: "replace" },
   forkFrom: {
@@ -41,10 +41,10 @@ export const SERVICE_DIFF_RULES: Record<keyof ServiceInputs, DiffRule> = {
   paused: { change: "update", default: false },
   deletionProtection: DELETION_PROTECTION_RULE,
   // Only the connection outputs change: no API call.
-  username: { change: "update", default: DEFAULT_USERNAME },
-  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME },
+  username: { change: "update", default: DEFAULT_USERNAME, stackOnly: true },
+  databaseName: { change: "update", default: DEFAULT_DATABASE_NAME, stackOnly: true },
   // Read by delete from the state: recorded with no API call.
-  finalFork: { change: "update", default: false },
+  finalFork: { change: "update", default: false, stackOnly: true },
 };
 
 /** The facts of `Service`. */

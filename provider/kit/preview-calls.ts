@@ -1,0 +1,81 @@
+/**
+ * What an update or a replacement of a resource will call, gathered when the provider diffs
+ * it: the same plan `up` runs (`ResourceOps.plan`), from the last observed outputs to the
+ * program's inputs; for a replacement, the create, the calls that follow it and the delete.
+ * `preview.ts` puts the result in words.
+ */
+import type { DetailedDiffResult } from "./diff";
+import { isUnknown } from "./check";
+import { RESOURCE_NAME_INPUT } from "./hidden";
+import { type ChangeDescription, type PlannedCall, change } from "./preview";
+import type { CheckContext, Props, ResourceOps, ResourceSpec } from "./spec";
+
+/** What {@link previewCalls} needs besides the spec and ops. */
+export interface PreviewFacts {
+  /** The last observed outputs (the state). */
+  olds: Props;
+  /** The program's inputs, checked; values unknown during preview are the UNKNOWN marker. */
+  news: Props;
+  /** The diff of `olds` and `news`. */
+  diff: DetailedDiffResult;
+  /** The inputs parsed, defaults filled in. */
+  parse(raw: Props): unknown;
+  /** Read-only access to the API for {@link CallWords.created}, made only when one asks. */
+  lookups(): Promise<CheckContext>;
+}
+
+/**
+ * The calls the update (or replacement) the diff found will make, in order. Inputs whose value
+ * is known only during `up` keep their observed value here and are listed as pending.
+ */
+export async function previewCalls<I, O, R, P extends string, S>(
+  spec: ResourceSpec<P>,
+  ops: ResourceOps<I, O, R, P, S>,
+  { olds, news, diff, parse, lookups }: PreviewFacts,
+): Promise<ChangeDescription> {
+  const secret = new Set(spec.secretOutputs ?? []);
+  const changed = Object.keys(diff.detailedDiff).filter((p) => p in spec.diffRules);
+  const pending = changed.filter((p) => isUnknown(news[p]));
+  const known: Props = { ...news };
+  for (const p of pending) known[p] = olds[p];
+  const want = parse(known) as I;
+  const name = typeof news[RESOURCE_NAME_INPUT] === "string" ? news[RESOURCE_NAME_INPUT] : String(olds.name);
+  const base = {
+    name,
+    label: spec.label,
+    runs: ops.calls.runs,
+    calls: [] as PlannedCall[],
+    recorded: [] as string[],
+  };
+
+  if (diff.replaces.length > 0) {
+    const reasons = diff.replaces.map((p) =>
+      p in spec.diffRules
+        ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
+        : `the API reports it ${String(olds[p])}`,
+    );
+    const fresh = await ops.calls.created(want, lookups);
+    const create = [
+      ops.calls.create(want),
+      ...(ops.plan?.(fresh, want) ?? []).map((step) => ops.calls.step(step, fresh)),
+    ];
+    const remove = ops.calls.remove(olds);
+    return {
+      ...base,
+      pending: [],
+      replace: { reasons, create, remove, deleteFirst: diff.deleteBeforeReplace === true },
+      // Delete reads the old state (`protection.ts`): the flag recorded there decides.
+      notes:
+        olds.deletionProtection === true
+          ? ["deletionProtection is on, so the delete of the old one will be refused"]
+          : [],
+    };
+  }
+
+  const have = olds as O;
+  const calls = (ops.plan?.(have, want) ?? []).map((step) => ops.calls.step(step, have));
+  const recorded = changed
+    .filter((p) => spec.diffRules[p].stackOnly && !pending.includes(p))
+    .map((p) => `${p} ${change(olds[p] ?? spec.diffRules[p].default, news[p], secret.has(p))}`);
+  return { ...base, calls, recorded, pending };
+}
