@@ -1,20 +1,21 @@
 /**
- * The provider object Pulumi serializes into every resource's state, and the entries that
- * states written by older releases load.
+ * The provider text stored with every resource's state, and the entries that states written
+ * by older releases load.
  *
  * STATE CONTRACT. Pulumi's dynamic provider host runs the `__provider` text stored in a
  * resource's state, and for `read` (refresh) and `delete` (destroy) it uses the text of the
  * OLD state, written by whatever release created or last updated the resource. So every
  * module id a release ever stored must keep loading, in every later release:
  * - since 0.2.0: `pulumi-managed-db/dist/provider/host`, exporting `providerOf(kind)`, with a
- *   kind of `ResourceKind` (`../host.ts`), then the absolute path of the host module;
+ *   kind of `ResourceKind` (`../host.ts`), then the absolute path of the host module (0.2.0
+ *   stored Pulumi's serialization of a provider object, later releases {@link providerText};
+ *   both load the host the same way, `test/unit/serialized-provider.test.ts` runs each);
  * - 0.1.0: `pulumi-managed-db/dist/provider/resources/{service,read-replica-set,vpc,vpc-peering}`,
  *   exporting `impl`, then the absolute path of that module (see {@link legacyEntry}).
  * package.json's `exports` lists each of these ids exactly (a `./dist/*` pattern does not add
  * the `.js` the ids lack); `test/e2e/state-0.1.0.test.ts` runs a recorded 0.1.0 stack.
  */
 import * as path from "path";
-import type * as pulumi from "@pulumi/pulumi";
 import type { ProviderImpl } from "./lifecycle";
 import type { ResourceKind } from "./spec";
 
@@ -43,42 +44,61 @@ function delegating(load: () => ProviderImpl): ProviderImpl {
   };
 }
 
-/** One provider object per kind: Pulumi caches a provider's serialized text by object identity. */
-const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+/** The provider text of each kind, made once per program. */
+const texts = new Map<ResourceKind, string>();
 
 /**
- * The provider of resources of `kind`, as serialized into state. It captures two strings, the
- * kind and a small loader, and `require`s the host at call time inside the provider host, so
- * the serialized text stays small and never freezes a source file's path. The host is found by
- * package name first (a stack moved to another machine still works), then by the absolute
+ * The provider of resources of `kind`, as the module text stored in state under `__provider`
+ * (what Pulumi's provider host loads with `require-from-string` and calls `handler()` of). It
+ * holds two strings and a small loader, and `require`s the host at call time inside the
+ * provider host, so it stays small and never freezes a source file's path. The host is found
+ * by package name first (a stack moved to another machine still works), then by the absolute
  * path of this installation.
  *
- * The same object is returned for every resource of a kind, so the program serializes it once
- * per kind instead of once per resource (closure serialization costs tens of milliseconds).
+ * Written here rather than made by Pulumi's closure serializer (which `pulumi.dynamic.Resource`
+ * runs): the serializer loads TypeScript's parser and inspects each closure, hundreds of
+ * milliseconds of every program's preview, for a text that only ever varies in the kind and
+ * the path. It behaves like the serialized form releases before 0.3.0 stored (recorded in
+ * `test/fixtures/provider-text-0.2.0`, which keeps loading).
  */
-export function providerFor(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  let provider = providers.get(kind);
-  if (provider === undefined) {
-    provider = newProvider(kind);
-    providers.set(kind, provider);
+export function providerText(kind: ResourceKind): string {
+  let text = texts.get(kind);
+  if (text === undefined) {
+    text = newProviderText(kind);
+    texts.set(kind, text);
   }
-  return provider;
+  return text;
 }
 
-/** A new provider object of `kind`; see {@link providerFor}. */
-function newProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  const byPackage = HOST_MODULE;
+/** See {@link providerText}. */
+function newProviderText(kind: ResourceKind): string {
   const byPath = path.join(__dirname, "..", "host");
-  return delegating(() => {
-    let host: HostModule;
-    try {
-      host = require(byPackage);
-    } catch (error) {
-      if ((error as { code?: string }).code !== "MODULE_NOT_FOUND") throw error;
-      host = require(byPath);
-    }
-    return host.providerOf(kind);
-  });
+  const methods = ["check", "diff", "create", "read", "update", "delete"]
+    .map((m) => `    ${m}: function () { var impl = load(); return impl.${m}.apply(impl, arguments); },`)
+    .join("\n");
+  return [
+    "// pulumi-managed-db: the provider of one resource kind; loads the package's host at call time.",
+    "exports.handler = function () {",
+    `  var byPackage = ${JSON.stringify(HOST_MODULE)};`,
+    `  var byPath = ${JSON.stringify(byPath)};`,
+    `  var kind = ${JSON.stringify(kind)};`,
+    "  function load() {",
+    "    var host;",
+    "    try {",
+    "      host = require(byPackage);",
+    "    } catch (error) {",
+    '      if (!error || error.code !== "MODULE_NOT_FOUND") throw error;',
+    "      host = require(byPath);",
+    "    }",
+    "    return host.providerOf(kind);",
+    "  }",
+    "  return {",
+    "    configure: async function (req) { var impl = load(); if (impl.configure) await impl.configure(req); },",
+    methods,
+    "  };",
+    "};",
+    "",
+  ].join("\n");
 }
 
 /**

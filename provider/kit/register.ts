@@ -1,14 +1,21 @@
 /**
- * What every resource class hands to `pulumi.dynamic.Resource`, read from its spec: the
- * serialized provider, the program's inputs plus the hidden ones the provider needs (a
+ * What every resource class hands to `pulumi.CustomResource`, read from its spec: the dynamic
+ * resource type token, the provider's text (as `pulumi.dynamic.Resource` would store it, see
+ * `entry.ts`), the program's inputs plus the hidden ones the provider needs (a
  * generated name, the id to adopt for `import`, the resource's own name, the `customTimeouts`), every output name
  * registered, and the options without `import`, with the spec's secret outputs and
  * delete-before-replace.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { takeImport } from "./adopt";
-import { providerFor } from "./entry";
-import { AUTO_NAMED_INPUT, IMPORT_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
+import { providerText } from "./entry";
+import {
+  AUTO_NAMED_INPUT,
+  IMPORT_INPUT,
+  PROVIDER_INPUT,
+  RESOURCE_NAME_INPUT,
+  TIMEOUTS_INPUT,
+} from "./hidden";
 import { autoName } from "./naming";
 import type { ResourceSpec } from "./spec";
 import { timeoutsInput } from "./timeouts";
@@ -16,11 +23,11 @@ import { timeoutsInput } from "./timeouts";
 /** The module part of every type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
 export const TYPE_MODULE = "mdb";
 
-/** Arguments of `super(provider, name, props, opts, TYPE_MODULE, spec.typeName)`. */
+/** Arguments of `super(type, name, props, opts)`. */
 export interface Registration {
-  /** The serialized provider. */
-  provider: pulumi.dynamic.ResourceProvider;
-  /** Inputs, hidden inputs and registered output names. */
+  /** The type token: `pulumi-nodejs:dynamic/mdb:<typeName>`, Pulumi's dynamic provider's. */
+  type: string;
+  /** Inputs, hidden inputs (the provider text among them) and registered output names. */
   props: Record<string, unknown>;
   /** Options for the resource. */
   opts: pulumi.CustomResourceOptions;
@@ -34,7 +41,7 @@ export function registration(
   opts: pulumi.CustomResourceOptions | undefined,
 ): Registration {
   const { opts: rest = {}, importId } = takeImport(opts);
-  const props: Record<string, unknown> = { ...args };
+  const props: Record<string, unknown> = { ...args, [PROVIDER_INPUT]: providerText(spec.kind) };
   if (importId !== undefined) props[IMPORT_INPUT] = importId;
   if (spec.naming === "generated" && props.name === undefined) {
     props.name = autoName(resourceName);
@@ -45,7 +52,7 @@ export function registration(
   for (const out of spec.outputNames) if (!(out in props)) props[out] = undefined;
   const secrets = spec.secretOutputs ?? [];
   return {
-    provider: providerFor(spec.kind),
+    type: `pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.typeName}`,
     props,
     opts: {
       ...rest,

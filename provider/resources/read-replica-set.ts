@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { legacyEntry } from "../kit/entry";
 import type { EndpointOutput } from "../kit/outputs";
-import { TYPE_MODULE, registration } from "../kit/register";
+import { registration } from "../kit/register";
 import type { ReadReplicaSetArgs } from "./read-replica-set/args";
 import { READ_REPLICA_SET_SPEC } from "./read-replica-set/spec";
 
@@ -31,7 +31,7 @@ export const impl = legacyEntry("read-replica-set");
  * active. The Pulumi id is `serviceId/replicaSetId`; import with that id (or
  * `projectId/serviceId/replicaSetId`).
  */
-export class ReadReplicaSet extends pulumi.dynamic.Resource {
+export class ReadReplicaSet extends pulumi.CustomResource {
   /** Id of the set. */
   declare readonly replicaSetId: pulumi.Output<string>;
   /** Id of the service it replicates. */
@@ -68,6 +68,6 @@ export class ReadReplicaSet extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(READ_REPLICA_SET_SPEC, name, args, opts);
-    super(r.provider, name, r.props, r.opts, TYPE_MODULE, READ_REPLICA_SET_SPEC.typeName);
+    super(r.type, name, r.props, r.opts);
   }
 }

@@ -6,7 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PgEnv } from "../kit/connection";
 import { legacyEntry } from "../kit/entry";
-import { TYPE_MODULE, registration } from "../kit/register";
+import { registration } from "../kit/register";
 import type {
   EndpointOutput,
   FinalForkOptions,
@@ -42,7 +42,7 @@ export const impl = legacyEntry("service");
  * reporting outputs. `password`, `initialPassword` and the connection outputs
  * (`connectionUri`, `poolerConnectionUri`, `vpcConnectionUri`, `pgEnv`) are secret outputs.
  */
-export class Service extends pulumi.dynamic.Resource {
+export class Service extends pulumi.CustomResource {
   /** Id of the service. */
   declare readonly serviceId: pulumi.Output<string>;
   /** Project of the service. */
@@ -125,7 +125,7 @@ export class Service extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(SERVICE_SPEC, name, args, opts);
-    super(r.provider, name, r.props, r.opts, TYPE_MODULE, SERVICE_SPEC.typeName);
+    super(r.type, name, r.props, r.opts);
     // The service id never changes in place. Taken from the resource id, it stays known while
     // an update is previewed, so resources that use it do not show a spurious replacement.
     this.serviceId = this.id;

@@ -12,7 +12,7 @@ import { DiffRule, PROJECT_DIFF_RULE } from "../kit/diff";
 import { legacyEntry } from "../kit/entry";
 import { nonEmpty, projectIdField } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
-import { TYPE_MODULE, registration } from "../kit/register";
+import { registration } from "../kit/register";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
 import { PollVerdict, waitUntil } from "../kit/wait";
 
@@ -194,7 +194,7 @@ export const impl = legacyEntry("vpc-peering");
  * `pulumi up`). Replacements always delete the old peering first. The Pulumi id is
  * `vpcId/peeringId`; import with that id (or `projectId/vpcId/peeringId`).
  */
-export class VpcPeering extends pulumi.dynamic.Resource {
+export class VpcPeering extends pulumi.CustomResource {
   /** Id of the peering. */
   declare readonly peeringId: pulumi.Output<string>;
   /** Id of the VPC it peers from. */
@@ -216,6 +216,6 @@ export class VpcPeering extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: VpcPeeringArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(VPC_PEERING_SPEC, name, args, opts);
-    super(r.provider, name, r.props, r.opts, TYPE_MODULE, VPC_PEERING_SPEC.typeName);
+    super(r.type, name, r.props, r.opts);
   }
 }
