@@ -43,6 +43,15 @@ const SERVICE_INPUTS = {
   [RESOURCE_NAME_INPUT]: "db",
 };
 
+/** What the VPC `net` looks like in the state. */
+const VPC_STATE = {
+  vpcId: "vpc1",
+  projectId: "p1",
+  name: "core",
+  cidr: "10.0.0.0/16",
+  regionCode: "us-east-1",
+};
+
 /** What the peering `peer` looks like in the state. */
 const PEERING_STATE = {
   peeringId: "pcx1",
@@ -168,13 +177,7 @@ describe("an in-place update names its calls in the order up makes them", () => 
   });
 
   it("a VPC rename is one call, with no word on restarts", async () => {
-    const olds = {
-      vpcId: "vpc1",
-      projectId: "p1",
-      name: "core",
-      cidr: "10.0.0.0/16",
-      regionCode: "us-east-1",
-    };
+    const olds = VPC_STATE;
     const news = {
       name: "core-2",
       cidr: "10.0.0.0/16",
@@ -239,13 +242,7 @@ describe("a replacement says why, and names the create, the calls after it and t
   });
 
   it("a VPC whose block changes is made anew before the old one is deleted", async () => {
-    const olds = {
-      vpcId: "vpc1",
-      projectId: "p1",
-      name: "core",
-      cidr: "10.0.0.0/16",
-      regionCode: "us-east-1",
-    };
+    const olds = VPC_STATE;
     const news = { name: "core", cidr: "10.1.0.0/16", regionCode: "us-east-1", [RESOURCE_NAME_INPUT]: "net" };
     expect(await lineOf("vpc", olds, news)).toBe(
       "net: replace (cidr 10.0.0.0/16 → 10.1.0.0/16: cannot change in place): createVpc core 10.1.0.0/16, then deleteVpc of the old VPC",
