@@ -20,6 +20,16 @@ export const AUTO_NAMED_INPUT = "__autoNamed";
  */
 export const RESOURCE_NAME_INPUT = "__resourceName";
 
+/** What a preview line calls the resource: its program name, else (older programs) its record's name or id. */
+export function resourceNameOf(
+  news: Record<string, unknown>,
+  olds: Record<string, unknown>,
+  id: string,
+): string {
+  const name = news[RESOURCE_NAME_INPUT];
+  return typeof name === "string" ? name : String(olds.name ?? id);
+}
+
 /** The `customTimeouts` option in milliseconds, which Pulumi does not hand to a dynamic provider. */
 export const TIMEOUTS_INPUT = "__timeouts";
 

@@ -12,7 +12,7 @@ import { checkInputs } from "./check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import { DetailedDiffResult, diffResource } from "./diff";
-import { PROJECT_INPUT, isAutoNamed, stateOf } from "./hidden";
+import { PROJECT_INPUT, isAutoNamed, resourceNameOf, stateOf } from "./hidden";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
 import { parseInputs } from "./messages";
 import { describeChange } from "./preview";
@@ -99,7 +99,7 @@ export function resourceProvider<I extends object, O extends object, R, P extend
 
     // Each resource with changes prints the calls `up` will make (see `preview.ts`); a plan that
     // cannot be put in words never fails the diff.
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const diff = diffResource(spec, olds, news);
       if (!diff.changes) return diff;
       try {
@@ -107,10 +107,10 @@ export function resourceProvider<I extends object, O extends object, R, P extend
           api: getApi(),
           projectId: await resolveProjectId(olds.projectId as string | undefined),
         });
-        progress(describeChange(await previewCalls(spec, ops, { olds, news, diff, parse, lookups })));
+        progress(describeChange(await previewCalls(spec, ops, { id, olds, news, diff, parse, lookups })));
       } catch (error) {
         progress(
-          `${String(olds.name ?? _id)}: the calls of this change are planned during up (${(error as Error).message})`,
+          `${resourceNameOf(news, olds, id)}: the calls of this change are planned during up (${(error as Error).message})`,
         );
       }
       return diff;

@@ -6,12 +6,14 @@
  */
 import type { DetailedDiffResult } from "./diff";
 import { isUnknown } from "./check";
-import { RESOURCE_NAME_INPUT } from "./hidden";
+import { resourceNameOf } from "./hidden";
 import { type ChangeDescription, type PlannedCall, change } from "./preview";
 import type { CheckContext, Props, ResourceOps, ResourceSpec } from "./spec";
 
 /** What {@link previewCalls} needs besides the spec and ops. */
 export interface PreviewFacts {
+  /** The resource's Pulumi id. */
+  id: string;
   /** The last observed outputs (the state). */
   olds: Props;
   /** The program's inputs, checked; values unknown during preview are the UNKNOWN marker. */
@@ -31,7 +33,7 @@ export interface PreviewFacts {
 export async function previewCalls<I, O, R, P extends string, S>(
   spec: ResourceSpec<P>,
   ops: ResourceOps<I, O, R, P, S>,
-  { olds, news, diff, parse, lookups }: PreviewFacts,
+  { id, olds, news, diff, parse, lookups }: PreviewFacts,
 ): Promise<ChangeDescription> {
   const secret = new Set(spec.secretOutputs ?? []);
   const changed = Object.keys(diff.detailedDiff).filter((p) => p in spec.diffRules);
@@ -39,7 +41,7 @@ export async function previewCalls<I, O, R, P extends string, S>(
   const known: Props = { ...news };
   for (const p of pending) known[p] = olds[p];
   const want = parse(known) as I;
-  const name = typeof news[RESOURCE_NAME_INPUT] === "string" ? news[RESOURCE_NAME_INPUT] : String(olds.name);
+  const name = resourceNameOf(news, olds, id);
   const base = {
     name,
     label: spec.label,
