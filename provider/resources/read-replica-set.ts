@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { legacyEntry } from "../kit/entry";
 import type { EndpointOutput } from "../kit/outputs";
 import { registration } from "../kit/register";
+import { skipDebugStacks } from "../kit/debug-stacks";
 import type { ReadReplicaSetArgs } from "./read-replica-set/args";
 import { READ_REPLICA_SET_SPEC } from "./read-replica-set/spec";
 
@@ -68,6 +69,11 @@ export class ReadReplicaSet extends pulumi.CustomResource {
 
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(READ_REPLICA_SET_SPEC, name, args, opts);
-    super(r.type, name, r.props, r.opts);
+    const restoreStacks = skipDebugStacks();
+    try {
+      super(r.type, name, r.props, r.opts);
+    } finally {
+      restoreStacks();
+    }
   }
 }

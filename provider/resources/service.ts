@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { PgEnv } from "../kit/connection";
 import { legacyEntry } from "../kit/entry";
 import { registration } from "../kit/register";
+import { skipDebugStacks } from "../kit/debug-stacks";
 import type {
   EndpointOutput,
   FinalForkOptions,
@@ -125,7 +126,12 @@ export class Service extends pulumi.CustomResource {
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(SERVICE_SPEC, name, args, opts);
-    super(r.type, name, r.props, r.opts);
+    const restoreStacks = skipDebugStacks();
+    try {
+      super(r.type, name, r.props, r.opts);
+    } finally {
+      restoreStacks();
+    }
     // The service id never changes in place. Taken from the resource id, it stays known while
     // an update is previewed, so resources that use it do not show a spurious replacement.
     this.serviceId = this.id;

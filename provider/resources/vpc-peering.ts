@@ -13,6 +13,7 @@ import { legacyEntry } from "../kit/entry";
 import { nonEmpty, projectIdField } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
 import { registration } from "../kit/register";
+import { skipDebugStacks } from "../kit/debug-stacks";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
 import { PollVerdict, waitUntil } from "../kit/wait";
 
@@ -216,6 +217,11 @@ export class VpcPeering extends pulumi.CustomResource {
 
   constructor(name: string, args: VpcPeeringArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(VPC_PEERING_SPEC, name, args, opts);
-    super(r.type, name, r.props, r.opts);
+    const restoreStacks = skipDebugStacks();
+    try {
+      super(r.type, name, r.props, r.opts);
+    } finally {
+      restoreStacks();
+    }
   }
 }

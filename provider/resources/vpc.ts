@@ -17,6 +17,7 @@ import { legacyEntry } from "../kit/entry";
 import { nonEmpty, projectIdField, resourceName } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
 import { registration } from "../kit/register";
+import { skipDebugStacks } from "../kit/debug-stacks";
 import type { ResourceRef } from "../kit/ids";
 import { DELETION_PROTECTION_RULE, deletionProtectionField, keptSettings } from "../kit/settings";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
@@ -242,7 +243,12 @@ export class Vpc extends pulumi.CustomResource {
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     const r = registration(VPC_SPEC, name, args, opts);
-    super(r.type, name, r.props, r.opts);
+    const restoreStacks = skipDebugStacks();
+    try {
+      super(r.type, name, r.props, r.opts);
+    } finally {
+      restoreStacks();
+    }
     // The VPC id never changes in place. Taken from the resource id, it stays known while a
     // rename is previewed, so services and peerings in the VPC do not show a spurious change.
     this.vpcId = this.id;
