@@ -14,7 +14,8 @@ says otherwise).
   --reps N              repetitions; each cell is the median of N       default 1
   --transition-ms N     emulator lifecycle step, in ms                  default 3000
   --ops LIST            any of preview,up,noop,destroy,up100            default all
-                        (noop and destroy need up; up100 runs its own destroy)
+                        (noop and destroy need up; up100 runs its own destroy,
+                        and after up needs destroy to start from an empty stack)
   --lang ts|js          TypeScript program (as the examples) or plain JS default ts
   --out FILE            where to write the table ("-" for nowhere)      default docs/bench.md
   --keep                keep the temporary work folder
@@ -58,6 +59,8 @@ function parseOptions(argv) {
   for (const op of ops) if (!OPS.includes(op)) fail(`--ops: unknown operation ${op} (${OPS.join(", ")})`);
   if (!ops.includes("up") && (ops.includes("noop") || ops.includes("destroy")))
     fail("--ops: noop and destroy need up");
+  if (ops.includes("up") && ops.includes("up100") && !ops.includes("destroy"))
+    fail("--ops: up100 after up needs destroy (it measures an up of an empty stack)");
   const lang = parsed.lang ?? "ts";
   if (lang !== "ts" && lang !== "js") fail("--lang: ts or js");
   const out = parsed.out ?? (ci ? "-" : "docs/bench.md");

@@ -97,8 +97,12 @@ function renderReport(results, meta) {
   const vsTrivial = (size, op) => ratio(get(size, "mdb", op), get(size, "trivial", op));
   const cpuVsTrivial = (size, op) =>
     ratio(median(results[size].mdb.cpu[op] ?? []), median(results[size].trivial.cpu[op] ?? []));
-  const goal = (size) => (size === small ? 1.15 : 1.2);
-  const unitsUp = sizes.includes(48) && sizes.includes(4) ? [48, 4] : [large, small];
+  // The issue's goals: 1.15 for a 4-resource stack, 1.2 for larger ones (200 in the default run).
+  const goal = (size) => (size > 4 ? 1.2 : 1.15);
+  // `up` scaling compares 12 units with one when both ran, else the largest size with the
+  // smallest; a run of one size has nothing to compare.
+  const unitsUp =
+    sizes.includes(48) && sizes.includes(4) ? [48, 4] : sizes.length > 1 ? [large, small] : undefined;
   const allWaits = waitSummary(sizes.flatMap((s) => results[s].mdb.waits));
   const targets = [
     ...ends.map((size) => [`preview, ${size} resources / trivial`, vsTrivial(size, "preview"), goal(size)]),
@@ -107,11 +111,13 @@ function renderReport(results, meta) {
       vsTrivial(size, "noop"),
       goal(size),
     ]),
-    [
-      `up -p 100, ${units(unitsUp[0])} / ${units(unitsUp[1])}`,
-      ratio(get(unitsUp[0], "mdb", "up100"), get(unitsUp[1], "mdb", "up100")),
-      1.1,
-    ],
+    unitsUp
+      ? [
+          `up -p 100, ${units(unitsUp[0])} / ${units(unitsUp[1])}`,
+          ratio(get(unitsUp[0], "mdb", "up100"), get(unitsUp[1], "mdb", "up100")),
+          1.1,
+        ]
+      : ["up -p 100, largest / smallest size (needs two sizes)", undefined, 1.1],
     ["settle lag median, s (all sizes)", allWaits.lagMedian && allWaits.lagMedian / 1000, 0.4],
     ["settle lag p95, s (all sizes)", allWaits.lagP95 && allWaits.lagP95 / 1000, 1],
     ["GETs per second of wait (all sizes)", allWaits.getsPerSecond, 2],
@@ -144,7 +150,7 @@ function renderReport(results, meta) {
     lines.push(
       "",
       `Preview against the same-shape control (Pulumi's own cost of this package's properties, then ` +
-        `this package's code): ${parts.join("; ")}.`,
+        `this package's, below 1 where the package saves Pulumi work the control does): ${parts.join("; ")}.`,
     );
   }
   if (sizes.length > 1) {
@@ -170,7 +176,9 @@ const LEGEND = `## How to read it
   **shaped** rows (previews only) run do-nothing dynamic resources that register the same
   property names (every input and output of each class) and secret outputs as this package's:
   what Pulumi costs for resources of this shape, so \`shaped / trivial\` is Pulumi's share of the
-  gap and \`mdb / shaped\` this package's own.
+  gap and \`mdb / shaped\` this package's own. The package's classes register without the stack
+  trace Pulumi otherwise formats for every property promise (see \`provider/kit/debug-stacks.ts\`),
+  which the two controls keep: that is why \`mdb / shaped\` can be below 1.
 - **preview** is \`pulumi preview\` of a new stack; **no-op preview** runs after \`up\` with
   \`--expect-no-changes\` (it fails the bench if anything would change). **up** uses the CLI's
   default \`--parallel\` (4 x CPUs), **up -p 100** lets every ready resource start at once.

@@ -71,13 +71,21 @@ describe("bench report", () => {
     expect(report).toContain("| 200 | shaped | 3.90 (1.95) | – | – | – | – | – | – | – | – |");
     expect(report).toContain(
       "Preview against the same-shape control (Pulumi's own cost of this package's properties, then " +
-        "this package's code): 200 resources: shaped / trivial 1.30, mdb / shaped 1.15; " +
+        "this package's, below 1 where the package saves Pulumi work the control does): 200 resources: shaped / trivial 1.30, mdb / shaped 1.15; " +
         "4 resources: shaped / trivial 1.04, mdb / shaped 1.25.",
     );
     // Without the control (an older results file, or --ops without preview), no such line.
     expect(renderReport({ 4: { mdb: result([2600]), trivial: result([2000]) } }, meta)).not.toContain(
       "same-shape",
     );
+  });
+
+  it("holds a one-size run to that size's goal, and compares no up scaling within one size", () => {
+    const report = renderReport({ 200: { mdb: result([3300]), trivial: result([3000]) } }, meta);
+    expect(report).toContain("| preview, 200 resources / trivial | 1.10 | ≤ 1.2 | yes |");
+    expect(report).toContain("| up -p 100, largest / smallest size (needs two sizes) | – | ≤ 1.1 | – |");
+    const small = renderReport({ 4: { mdb: result([2400]), trivial: result([2000]) } }, meta);
+    expect(small).toContain("| preview, 4 resources / trivial | 1.20 | ≤ 1.15 | **no** |");
   });
 
   it("summarises the waits: lag median and p95 in seconds, GETs per second of wait", () => {
