@@ -15,8 +15,10 @@
 
 /**
  * Makes V8 capture no stack frames until the returned function is called, which restores the
- * previous limit. Call it just before `super(...)` and restore in `finally`, so no code but
- * Pulumi's constructor runs with the limit lowered. Does nothing under
+ * previous limit. Call it just before `super(...)` and restore in `finally`, so only Pulumi's
+ * constructor runs with the limit lowered: that includes the legacy `transformations` it calls,
+ * whose errors then carry their message without frames. The source position Pulumi records for
+ * the resource is unaffected (it raises the limit itself). Does nothing under
  * `PULUMI_DEBUG_PROMISE_LEAKS`.
  */
 export function skipDebugStacks(): () => void {
