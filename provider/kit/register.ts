@@ -4,10 +4,11 @@
  * `entry.ts`), the program's inputs plus the hidden ones the provider needs (a
  * generated name, the id to adopt for `import`, the resource's own name, the `customTimeouts`), every output name
  * registered, and the options without `import`, with the spec's secret outputs and
- * delete-before-replace.
+ * delete-before-replace; and {@link SpecResource}, the base class that registers with them.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { takeImport } from "./adopt";
+import { skipDebugStacks } from "./debug-stacks";
 import { providerText } from "./entry";
 import {
   AUTO_NAMED_INPUT,
@@ -63,4 +64,25 @@ export function registration(
       ...(spec.deleteBeforeReplace ? { deleteBeforeReplace: true } : {}),
     },
   };
+}
+
+/**
+ * The base of the four resource classes: registers the resource of `spec` with Pulumi, as
+ * {@link registration} describes, without Pulumi's per-promise debug stacks (`debug-stacks.ts`).
+ */
+export abstract class SpecResource extends pulumi.CustomResource {
+  protected constructor(
+    spec: ResourceSpec,
+    name: string,
+    args: object,
+    opts: pulumi.CustomResourceOptions | undefined,
+  ) {
+    const r = registration(spec, name, args, opts);
+    const restoreStacks = skipDebugStacks();
+    try {
+      super(r.type, name, r.props, r.opts);
+    } finally {
+      restoreStacks();
+    }
+  }
 }

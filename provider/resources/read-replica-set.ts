@@ -6,8 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { legacyEntry } from "../kit/entry";
 import type { EndpointOutput } from "../kit/outputs";
-import { registration } from "../kit/register";
-import { skipDebugStacks } from "../kit/debug-stacks";
+import { SpecResource } from "../kit/register";
 import type { ReadReplicaSetArgs } from "./read-replica-set/args";
 import { READ_REPLICA_SET_SPEC } from "./read-replica-set/spec";
 
@@ -32,7 +31,7 @@ export const impl = legacyEntry("read-replica-set");
  * active. The Pulumi id is `serviceId/replicaSetId`; import with that id (or
  * `projectId/serviceId/replicaSetId`).
  */
-export class ReadReplicaSet extends pulumi.CustomResource {
+export class ReadReplicaSet extends SpecResource {
   /** Id of the set. */
   declare readonly replicaSetId: pulumi.Output<string>;
   /** Id of the service it replicates. */
@@ -68,12 +67,6 @@ export class ReadReplicaSet extends pulumi.CustomResource {
   declare readonly connectionUri: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ReadReplicaSetArgs, opts?: pulumi.CustomResourceOptions) {
-    const r = registration(READ_REPLICA_SET_SPEC, name, args, opts);
-    const restoreStacks = skipDebugStacks();
-    try {
-      super(r.type, name, r.props, r.opts);
-    } finally {
-      restoreStacks();
-    }
+    super(READ_REPLICA_SET_SPEC, name, args, opts);
   }
 }

@@ -6,8 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PgEnv } from "../kit/connection";
 import { legacyEntry } from "../kit/entry";
-import { registration } from "../kit/register";
-import { skipDebugStacks } from "../kit/debug-stacks";
+import { SpecResource } from "../kit/register";
 import type {
   EndpointOutput,
   FinalForkOptions,
@@ -43,7 +42,7 @@ export const impl = legacyEntry("service");
  * reporting outputs. `password`, `initialPassword` and the connection outputs
  * (`connectionUri`, `poolerConnectionUri`, `vpcConnectionUri`, `pgEnv`) are secret outputs.
  */
-export class Service extends pulumi.CustomResource {
+export class Service extends SpecResource {
   /** Id of the service. */
   declare readonly serviceId: pulumi.Output<string>;
   /** Project of the service. */
@@ -125,13 +124,7 @@ export class Service extends pulumi.CustomResource {
   declare readonly pgEnv: pulumi.Output<PgEnv | undefined>;
 
   constructor(name: string, args: ServiceArgs, opts?: pulumi.CustomResourceOptions) {
-    const r = registration(SERVICE_SPEC, name, args, opts);
-    const restoreStacks = skipDebugStacks();
-    try {
-      super(r.type, name, r.props, r.opts);
-    } finally {
-      restoreStacks();
-    }
+    super(SERVICE_SPEC, name, args, opts);
     // The service id never changes in place. Taken from the resource id, it stays known while
     // an update is previewed, so resources that use it do not show a spurious replacement.
     this.serviceId = this.id;

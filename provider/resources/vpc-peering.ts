@@ -12,8 +12,7 @@ import { DiffRule, PROJECT_DIFF_RULE } from "../kit/diff";
 import { legacyEntry } from "../kit/entry";
 import { nonEmpty, projectIdField } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
-import { registration } from "../kit/register";
-import { skipDebugStacks } from "../kit/debug-stacks";
+import { SpecResource } from "../kit/register";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
 import { PollVerdict, waitUntil } from "../kit/wait";
 
@@ -195,7 +194,7 @@ export const impl = legacyEntry("vpc-peering");
  * `pulumi up`). Replacements always delete the old peering first. The Pulumi id is
  * `vpcId/peeringId`; import with that id (or `projectId/vpcId/peeringId`).
  */
-export class VpcPeering extends pulumi.CustomResource {
+export class VpcPeering extends SpecResource {
   /** Id of the peering. */
   declare readonly peeringId: pulumi.Output<string>;
   /** Id of the VPC it peers from. */
@@ -216,12 +215,6 @@ export class VpcPeering extends pulumi.CustomResource {
   declare readonly errorMessage: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: VpcPeeringArgs, opts?: pulumi.CustomResourceOptions) {
-    const r = registration(VPC_PEERING_SPEC, name, args, opts);
-    const restoreStacks = skipDebugStacks();
-    try {
-      super(r.type, name, r.props, r.opts);
-    } finally {
-      restoreStacks();
-    }
+    super(VPC_PEERING_SPEC, name, args, opts);
   }
 }

@@ -16,8 +16,7 @@ import { DiffRule, PROJECT_DIFF_RULE } from "../kit/diff";
 import { legacyEntry } from "../kit/entry";
 import { nonEmpty, projectIdField, resourceName } from "../kit/fields";
 import { resourceProvider } from "../kit/lifecycle";
-import { registration } from "../kit/register";
-import { skipDebugStacks } from "../kit/debug-stacks";
+import { SpecResource } from "../kit/register";
 import type { ResourceRef } from "../kit/ids";
 import { DELETION_PROTECTION_RULE, deletionProtectionField, keptSettings } from "../kit/settings";
 import type { ResourceOps, ResourceSpec } from "../kit/spec";
@@ -227,7 +226,7 @@ export const impl = legacyEntry("vpc");
  * peerings that use it are being deleted, and fails within about 10 s, naming them, when they
  * are not. Import with the VPC id (or `projectId/vpcId`).
  */
-export class Vpc extends pulumi.CustomResource {
+export class Vpc extends SpecResource {
   /** Id of the VPC. */
   declare readonly vpcId: pulumi.Output<string>;
   /** Project of the VPC. */
@@ -242,13 +241,7 @@ export class Vpc extends pulumi.CustomResource {
   declare readonly deletionProtection: pulumi.Output<boolean>;
 
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    const r = registration(VPC_SPEC, name, args, opts);
-    const restoreStacks = skipDebugStacks();
-    try {
-      super(r.type, name, r.props, r.opts);
-    } finally {
-      restoreStacks();
-    }
+    super(VPC_SPEC, name, args, opts);
     // The VPC id never changes in place. Taken from the resource id, it stays known while a
     // rename is previewed, so services and peerings in the VPC do not show a spurious change.
     this.vpcId = this.id;
