@@ -25,7 +25,7 @@ import { timeoutsInput } from "./timeouts";
 export const TYPE_MODULE = "mdb";
 
 /** Arguments of `super(type, name, props, opts)`. */
-export interface Registration {
+interface Registration {
   /** The type token: `pulumi-nodejs:dynamic/mdb:<typeName>`, Pulumi's dynamic provider's. */
   type: string;
   /** Inputs, hidden inputs (the provider text among them) and registered output names. */
@@ -35,7 +35,7 @@ export interface Registration {
 }
 
 /** Properties and options for `super(...)` of the class of `spec`. */
-export function registration(
+function registration(
   spec: ResourceSpec,
   resourceName: string,
   args: object,
