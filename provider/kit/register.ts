@@ -25,7 +25,7 @@ import { timeoutsInput } from "./timeouts";
 export const TYPE_MODULE = "mdb";
 
 /** Arguments of `super(type, name, props, opts)`. */
-interface Registration {
+export interface Registration {
   /** The type token: `pulumi-nodejs:dynamic/mdb:<typeName>`, Pulumi's dynamic provider's. */
   type: string;
   /** Inputs, hidden inputs (the provider text among them) and registered output names. */
@@ -34,8 +34,11 @@ interface Registration {
   opts: pulumi.CustomResourceOptions;
 }
 
-/** Properties and options for `super(...)` of the class of `spec`. */
-function registration(
+/**
+ * Properties and options for `super(...)` of the class of `spec`. Exported for the benchmark
+ * (`scripts/bench/setup.js`), whose same-shape control program registers these property names.
+ */
+export function registration(
   spec: ResourceSpec,
   resourceName: string,
   args: object,
