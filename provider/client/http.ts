@@ -1,7 +1,7 @@
 /**
- * The HTTP layer of the client: one axios instance with Basic auth, a per-request timeout,
- * a User-Agent, retries with jittered backoff (axios-retry) and conversion of every failure
- * into an {@link MdbApiError} whose text holds no credential.
+ * The HTTP layer of the client: one axios instance (on the adapter of transport.ts) with Basic
+ * auth, a per-request timeout, a User-Agent, retries with jittered backoff (axios-retry) and
+ * conversion of every failure into an {@link MdbApiError} whose text holds no credential.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -13,6 +13,7 @@ import type { RetryClass } from "../../api/operations";
 import { ErrorBodySchema } from "../../api/records";
 import { normalizeBaseUrl } from "./base-url";
 import { MdbApiError, isTransientStatus, redact } from "./errors";
+import { chooseAdapter } from "./transport";
 
 /** Settings of an {@link HttpClient}. */
 export interface HttpClientOptions {
@@ -125,17 +126,17 @@ export class HttpClient {
         "User-Agent": USER_AGENT,
         Accept: "application/json",
       },
-      // Every status is handled by us, so that errors are built in one place.
-      validateStatus: () => true,
+      // 429 and 5xx reject, so that axios-retry sees them; every other status resolves and is
+      // turned into a result or an error in one place (request below).
+      validateStatus: (status) => status !== 429 && status < 500,
       transitional: { clarifyTimeoutError: true },
+      adapter: chooseAdapter(),
     });
     const backoff = options.backoff ?? DEFAULT_RETRY_BACKOFF;
     const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     axiosRetry(this.axios, {
       retries: options.maxRetries ?? 6,
       shouldResetTimeout: true,
-      // Responses are resolved above; treat 429 and 5xx as failures so they can be retried.
-      validateResponse: (response) => response.status !== 429 && response.status < 500,
       retryCondition: (error) => {
         const spec = (error.config as SpecCarrier | undefined)?.[MDB_SPEC];
         if (!spec || !isRetryable(error, spec.retry)) return false;
