@@ -10,7 +10,6 @@ import * as path from "node:path";
 import { SERVICE_SPEC } from "../../provider/resources/service";
 import { VPC_PEERING_SPEC } from "../../provider/resources/vpc-peering";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { packageShapes } = require("../../scripts/bench/setup") as {
   packageShapes: (nodeModules: string) => Record<string, { names: string[]; secrets: string[] }>;
 };
