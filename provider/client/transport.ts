@@ -104,8 +104,8 @@ export const nodeAdapter: AxiosAdapter = (config: InternalAxiosRequestConfig) =>
       (response) => {
         const chunks: Buffer[] = [];
         const stream = decoded(response);
-        const dropped = (error: Error) =>
-          fail(AxiosError.from(error, AxiosError.ERR_BAD_RESPONSE, config, request));
+        const dropped = (error: NodeJS.ErrnoException) =>
+          fail(AxiosError.from(error, error.code ?? AxiosError.ERR_BAD_RESPONSE, config, request));
         if (stream !== response) response.on("error", dropped);
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
         stream.on("error", dropped);

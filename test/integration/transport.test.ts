@@ -168,6 +168,7 @@ describe("connections", () => {
         client(srv.url).request({ operation: "getService", method: "GET", path: "/x", retry: "idempotent" }),
       );
       expect(error.code).toBe("NETWORK_ERROR");
+      expect(error.message).toMatch(/ECONNRESET/);
       expect(error.ambiguous).toBe(true);
       expect(srv.seen).toHaveLength(3);
     } finally {
