@@ -90,6 +90,17 @@ export interface TestEmulator {
   close(): Promise<void>;
 }
 
+/** One sure fault of {@link randomFaults}. */
+type FaultRuleInput = NonNullable<FaultConfigInput["rules"]>[number];
+
+/**
+ * Faults for a convergence test: 20 % of requests answered 429, 500 or 503 (a 429 with
+ * `Retry-After: 0`), plus `rules`, sure faults that make every run meet at least one.
+ */
+export function randomFaults(...rules: FaultRuleInput[]): FaultConfigInput {
+  return { rate: 0.2, statuses: [429, 500, 503], retryAfterSeconds: 0, rules };
+}
+
 /** `Basic base64(public:secret)`. */
 export function basicAuth(publicKey: string, secretKey: string): string {
   return `Basic ${Buffer.from(`${publicKey}:${secretKey}`).toString("base64")}`;

@@ -3,7 +3,7 @@
  * HTTP on a READY service: waits that time out or meet `error` keep the id, injected faults
  * converge without duplicates, and no error quotes a secret.
  */
-import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
+import { TEST_TRANSITION_MS, randomFaults, type TestEmulator } from "../helpers/emulator";
 import { PROVIDER, errorOf, errorText, recordCalls, stateFromError } from "../helpers/provider";
 import {
   ONE,
@@ -101,12 +101,7 @@ describe("waits that fail keep the id", () => {
 describe("faults", () => {
   // Random faults, plus one sure fault per phase (a GET of the set, retried), so that every run
   // meets faults: about 25 requests at 0.2 left about 1 run in 200 with none.
-  const RANDOM = {
-    rate: 0.2,
-    statuses: [429, 500, 503],
-    retryAfterSeconds: 0,
-    rules: [{ method: "GET", path: "/replicaSets", count: 1, status: 503 }],
-  };
+  const RANDOM = randomFaults({ method: "GET", path: "/replicaSets", count: 1, status: 503 });
 
   it("random 429/500/503 during create, update and delete: converges, one set at a time", async () => {
     await emu.setFaults(RANDOM);

@@ -6,7 +6,7 @@
  * secret in any error; waits notice a settled service quickly. Delete, out-of-band deletes and
  * create-once shared by every resource: resources-shared.test.ts.
  */
-import type { TestEmulator } from "../helpers/emulator";
+import { randomFaults, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
   ReplaceNeededError,
@@ -307,7 +307,7 @@ describe("never a duplicate", () => {
   });
 
   it("converges under random 429/5xx faults with exactly one service", async () => {
-    await emu.setFaults({ rate: 0.2, statuses: [429, 500, 503], retryAfterSeconds: 0 });
+    await emu.setFaults(randomFaults());
     let state: ResourceState | undefined;
     for (let attempt = 0; attempt < 5 && !state; attempt++) {
       // A create that meets an ambiguous failure twice gives up; the next `pulumi up` retries.

@@ -5,7 +5,7 @@
  * no secret in any error. Create-once and out-of-band deletes shared by every resource:
  * resources-shared.test.ts.
  */
-import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
+import { TEST_TRANSITION_MS, randomFaults, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,
   ReplaceNeededError,
@@ -291,15 +291,10 @@ describe("waits that fail keep the id", () => {
 describe("faults", () => {
   it("random 429/500/503 during create and delete: converges, one peering at a time", async () => {
     // Random faults, plus one sure fault per create and per delete, so every round meets one.
-    const faults = {
-      rate: 0.2,
-      statuses: [429, 500, 503],
-      retryAfterSeconds: 0,
-      rules: [
-        { method: "POST", path: "/peerings", count: 1, status: 503 },
-        { method: "DELETE", path: "/peerings/", count: 1, status: 429 },
-      ],
-    };
+    const faults = randomFaults(
+      { method: "POST", path: "/peerings", count: 1, status: 503 },
+      { method: "DELETE", path: "/peerings/", count: 1, status: 429 },
+    );
     for (const peerVpcId of ["vpc-a", "vpc-b", "vpc-c"]) {
       await emu.setFaults(faults);
       const peering = await peerings.create(toPeer({ peerVpcId }));

@@ -7,7 +7,7 @@
  */
 import { CREATE_ATTEMPTS } from "../../provider/kit/create";
 import { configureRuntime } from "../../provider/runtime";
-import type { TestEmulator } from "../helpers/emulator";
+import { randomFaults, type TestEmulator } from "../helpers/emulator";
 import {
   CheckFailedError,
   PROVIDER,
@@ -222,15 +222,10 @@ describe("faults", () => {
   it("random 429/500/503 during create, rename and delete: converges, never two VPCs", async () => {
     // Random faults, plus one sure fault per phase (a GET in creates, a 429 to a DELETE, both
     // retried), so that every run meets faults.
-    const faults = {
-      rate: 0.2,
-      statuses: [429, 500, 503],
-      retryAfterSeconds: 0,
-      rules: [
-        { method: "GET", path: "/vpcs", count: 1, status: 503 },
-        { method: "DELETE", path: "/vpcs/", count: 1, status: 429 },
-      ],
-    };
+    const faults = randomFaults(
+      { method: "GET", path: "/vpcs", count: 1, status: 503 },
+      { method: "DELETE", path: "/vpcs/", count: 1, status: 429 },
+    );
     await emu.setFaults(faults);
     const states: ResourceState[] = [];
     for (let i = 0; i < 4; i++) {
