@@ -49,3 +49,10 @@ export type ForkStrategy = (typeof FORK_STRATEGIES)[number];
 export const ADDONS = ["time-series", "ai"] as const;
 /** An add-on of create service. */
 export type Addon = (typeof ADDONS)[number];
+
+/** The add-ons of create service that select each service type (docs/api.md#requests); POSTGRES needs none. */
+export const ADDONS_OF_TYPE: Readonly<Record<ServiceType, Addon[] | undefined>> = {
+  POSTGRES: undefined,
+  TIMESERIESDB: ["time-series"],
+  VECTOR: ["ai"],
+};

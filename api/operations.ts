@@ -38,6 +38,8 @@ export interface OperationSpec {
   readonly status: 200 | 201 | 202 | 204;
   /** How a failed request may be repeated. */
   readonly retry: RetryClass;
+  /** Body fields that hold secrets: never logged, removed from any error text. */
+  readonly secrets?: readonly string[];
 }
 
 const SERVICES = "/projects/{project_id}/services";
@@ -143,6 +145,7 @@ const TABLE = {
     response: "none",
     status: 204,
     retry: "action",
+    secrets: ["password"],
   },
   setServiceEnvironment: {
     name: "Set Environment for a Service",

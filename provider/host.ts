@@ -1,24 +1,18 @@
 /**
  * The one module the serialized provider in users' state names
- * (`pulumi-managed-db/dist/provider/host`, see `kit/entry.ts`): a dispatch map from resource
- * kind to provider functions. It never moves, and its kinds are never renamed: state written
- * by a release keeps working with every later one. Loaded only in Pulumi's provider host.
+ * (`pulumi-managed-db/dist/provider/host`, see `kit/entry.ts`): dispatch from resource kind to
+ * provider functions, through the registry. It never moves, and its kinds are never renamed:
+ * state written by a release keeps working with every later one. Loaded only in Pulumi's
+ * provider host.
  */
 import "./compile-cache";
 import type { ProviderImpl } from "./kit/lifecycle";
-import type { ResourceKind } from "./kit/spec";
-import { READ_REPLICA_SET_PROVIDER } from "./resources/read-replica-set/provider";
-import { SERVICE_PROVIDER } from "./resources/service/provider";
-import { VPC_PROVIDER } from "./resources/vpc";
-import { VPC_PEERING_PROVIDER } from "./resources/vpc-peering";
+import { REGISTRY, type ResourceKind } from "./resources/registry";
 
 /** Provider functions per resource kind. */
-export const PROVIDERS: Readonly<Record<ResourceKind, ProviderImpl>> = {
-  service: SERVICE_PROVIDER,
-  "read-replica-set": READ_REPLICA_SET_PROVIDER,
-  vpc: VPC_PROVIDER,
-  "vpc-peering": VPC_PEERING_PROVIDER,
-};
+export const PROVIDERS: Readonly<Record<ResourceKind, ProviderImpl>> = Object.fromEntries(
+  Object.entries(REGISTRY).map(([kind, entry]) => [kind, entry.provider]),
+) as Record<ResourceKind, ProviderImpl>;
 
 /** The provider functions of `kind`; a kind this release does not know is an error saying why. */
 export function providerOf(kind: string): ProviderImpl {

@@ -1,11 +1,13 @@
 /**
- * The Managed Database API, one typed method per operation (34 in all), each driven by its row of
- * `api/operations.ts`: method, path, request schema, success body and retry class come from there.
- * Arguments are camelCase and mapped to the API's snake_case here; request bodies are validated
- * strictly before sending; answers are parsed leniently. Records keep the API's snake_case shape.
+ * The Managed Database API client: one method per row of `api/operations.ts`, made from the row
+ * (method, path, request schema, answer, retry class, secret fields), none written by hand. A
+ * method takes the operation's path parameters in template order, then its body with the wire's
+ * snake_case field names in camelCase (`cpuMillis` is sent as `cpu_millis`). Bodies are validated
+ * strictly before sending, answers parsed leniently; records keep the API's snake_case shape.
  */
 import {
   OPERATIONS,
+  OPERATION_IDS,
   fillPath,
   responseSchema,
   type OperationId,
@@ -14,45 +16,35 @@ import {
   type ResponseOf,
 } from "../../api/operations";
 import { describeIssues } from "../../api/requests";
-import type * as s from "../../api/schemas";
 import { MdbRequestError } from "./errors";
 import { HttpClient, type HttpClientOptions } from "./http";
-import {
-  createPeeringBody,
-  createReplicaSetBody,
-  createServiceBody,
-  createVpcBody,
-  forkServiceBody,
-  type CreatePeeringInput,
-  type CreateReplicaSetInput,
-  type CreateServiceInput,
-  type CreateVpcInput,
-  type ForkServiceInput,
-  type ResizeReplicaSetInput,
-  type SetHaInput,
-} from "./inputs";
 
-export type {
-  CreatePeeringInput,
-  CreateReplicaSetInput,
-  CreateServiceInput,
-  CreateVpcInput,
-  ForkServiceInput,
-  ResizeReplicaSetInput,
-  SetHaInput,
-} from "./inputs";
+/** `cpu_millis` -> `cpuMillis`. */
+type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 
-/** Extra settings of one call. */
-interface CallOptions {
-  /** Secrets the request carries (a password), removed from any error text. */
-  secrets?: string[];
+/** A request body with its top-level snake_case keys in camelCase. */
+export type CamelBody<T> = T extends object ? { [K in keyof T as K extends string ? Camel<K> : K]: T[K] } : T;
+
+/** The arguments of operation `Id`: path parameters in order, then the body it takes (optional when every field is). */
+export type CallArgs<Id extends OperationId> =
+  RequestOf<Id> extends undefined
+    ? PathArgs<Id>
+    : object extends CamelBody<RequestOf<Id>>
+      ? [...PathArgs<Id>, body?: CamelBody<RequestOf<Id>>]
+      : [...PathArgs<Id>, body: CamelBody<RequestOf<Id>>];
+
+/** One method per operation, named by its id: `api.getService(projectId, serviceId)`. */
+export type OperationMethods = { [Id in OperationId]: (...args: CallArgs<Id>) => Promise<ResponseOf<Id>> };
+
+/** Top-level camelCase keys to the wire's snake_case; nested values (analytics properties) untouched. */
+function snakeKeys(body: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );
 }
 
-/**
- * The Managed Database API, one method per operation. Reads, deletes and actions are retried on
- * transient failures; creates are not (see `RetryClass` in api/operations.ts).
- */
-export class MdbApi {
+/** The client's own members; the operation methods are added from the table below. */
+class ApiClient {
   /** The underlying HTTP client. */
   readonly http: HttpClient;
 
@@ -61,24 +53,23 @@ export class MdbApi {
   }
 
   /**
-   * Sends operation `id` with its path parameters in template order and its body. The body is
-   * validated first (a bad one rejects with {@link MdbRequestError} naming each field, before any
-   * request); errors name the last parameter other than the project as the resource concerned.
+   * Sends operation `id`. The body is validated first (a bad one rejects with
+   * {@link MdbRequestError} naming each field, before any request); the row's secret fields are
+   * removed from any error text; errors name the last path parameter other than the project.
    */
-  private async call<Id extends OperationId>(
-    id: Id,
-    args: PathArgs<Id>,
-    body?: RequestOf<Id>,
-    options: CallOptions = {},
-  ): Promise<ResponseOf<Id>> {
+  call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
     const op = OPERATIONS[id];
-    const values = args as readonly string[];
+    const values = args.slice(0, op.params.length) as string[];
+    const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
     let sent: unknown;
     if ("request" in op) {
-      const parsed = op.request.safeParse(body ?? {});
-      if (!parsed.success) throw new MdbRequestError(id, describeIssues(parsed.error));
+      const parsed = op.request.safeParse(body);
+      if (!parsed.success) return Promise.reject(new MdbRequestError(id, describeIssues(parsed.error)));
       sent = parsed.data;
     }
+    const secrets = ("secrets" in op ? op.secrets : [])
+      .map((f) => body[f])
+      .filter((v) => typeof v === "string");
     const named = op.params.flatMap((param, i) => (param === "project_id" ? [] : [values[i]]));
     return this.http.request(
       {
@@ -88,237 +79,25 @@ export class MdbApi {
         body: sent,
         retry: op.retry,
         resourceId: named.at(-1),
-        secrets: options.secrets,
+        secrets: secrets as string[],
       },
       responseSchema(id, "lenient"),
     ) as Promise<ResponseOf<Id>>;
   }
-
-  // --- auth and analytics ---------------------------------------------------------------
-
-  /** `GET /auth/info`: who the credentials belong to, and their project. */
-  getAuthInfo(): Promise<s.AuthInfo> {
-    return this.call("getAuthInfo", []);
-  }
-
-  /** `POST /analytics/identify`: associates properties with the calling user. */
-  identify(properties?: Record<string, unknown>): Promise<s.AnalyticsResult> {
-    return this.call("identify", [], { properties });
-  }
-
-  /** `POST /analytics/track`: records an event. Not retried blindly: an event counts once. */
-  track(event: string, properties?: Record<string, unknown>): Promise<s.AnalyticsResult> {
-    return this.call("track", [], { event, properties });
-  }
-
-  // --- services -------------------------------------------------------------------------
-
-  /** `GET /projects/{project_id}/services`: every service of the project. */
-  listServices(projectId: string): Promise<s.Service[]> {
-    return this.call("listServices", [projectId]);
-  }
-
-  /**
-   * `POST /projects/{project_id}/services`: creates a service (202, status QUEUED).
-   * The answer is the only one that carries `initial_password`. Not retried on ambiguous
-   * failures: look the service up by name before creating again.
-   */
-  createService(projectId: string, input: CreateServiceInput): Promise<s.Service> {
-    return this.call("createService", [projectId], createServiceBody(input));
-  }
-
-  /** `GET /projects/{project_id}/services/{service_id}`: one service. */
-  getService(projectId: string, serviceId: string): Promise<s.Service> {
-    return this.call("getService", [projectId, serviceId]);
-  }
-
-  /** `DELETE /projects/{project_id}/services/{service_id}`: starts deleting a service (202). */
-  async deleteService(projectId: string, serviceId: string): Promise<void> {
-    await this.call("deleteService", [projectId, serviceId]);
-  }
-
-  /** `POST .../start`: resumes a paused service (PAUSED -> RESUMING -> READY). */
-  startService(projectId: string, serviceId: string): Promise<s.Service> {
-    return this.call("startService", [projectId, serviceId]);
-  }
-
-  /** `POST .../stop`: pauses a service (READY -> PAUSING -> PAUSED). */
-  stopService(projectId: string, serviceId: string): Promise<s.Service> {
-    return this.call("stopService", [projectId, serviceId]);
-  }
-
-  /** `POST .../resize`: changes CPU (milli-cores) and memory (GB) of a service (202). */
-  async resizeService(
-    projectId: string,
-    serviceId: string,
-    cpuMillis: number,
-    memoryGbs: number,
-  ): Promise<void> {
-    await this.call("resizeService", [projectId, serviceId], {
-      cpu_millis: cpuMillis,
-      memory_gbs: memoryGbs,
-    });
-  }
-
-  /** `POST .../updatePassword`: sets the service's password (204). */
-  async updatePassword(projectId: string, serviceId: string, password: string): Promise<void> {
-    await this.call("updatePassword", [projectId, serviceId], { password }, { secrets: [password] });
-  }
-
-  /** `POST .../setEnvironment`: tags a service PROD or DEV. */
-  setServiceEnvironment(
-    projectId: string,
-    serviceId: string,
-    environment: s.Environment,
-  ): Promise<s.ActionResult> {
-    return this.call("setServiceEnvironment", [projectId, serviceId], { environment });
-  }
-
-  /** `POST .../setHA`: changes the number of HA replicas (202, READY -> CONFIGURING -> READY). */
-  setHA(projectId: string, serviceId: string, input: SetHaInput): Promise<s.Service> {
-    return this.call("setHA", [projectId, serviceId], {
-      replica_count: input.replicaCount,
-      sync_replica_count: input.syncReplicaCount,
-    });
-  }
-
-  /** `POST .../enablePooler`: turns the service's connection pooler on. */
-  enablePooler(projectId: string, serviceId: string): Promise<s.ActionResult> {
-    return this.call("enablePooler", [projectId, serviceId]);
-  }
-
-  /** `POST .../disablePooler`: turns the service's connection pooler off. */
-  disablePooler(projectId: string, serviceId: string): Promise<s.ActionResult> {
-    return this.call("disablePooler", [projectId, serviceId]);
-  }
-
-  /**
-   * `POST .../forkService`: creates a new service from this one (202, status QUEUED).
-   * Like create, never retried on ambiguous failures.
-   */
-  forkService(projectId: string, serviceId: string, input: ForkServiceInput): Promise<s.Service> {
-    return this.call("forkService", [projectId, serviceId], forkServiceBody(input));
-  }
-
-  /** `POST .../attachToVPC`: attaches the service to a VPC (202). */
-  attachToVpc(projectId: string, serviceId: string, vpcId: string): Promise<s.ActionResult> {
-    return this.call("attachToVpc", [projectId, serviceId], { vpc_id: vpcId });
-  }
-
-  /** `POST .../detachFromVPC`: detaches the service from a VPC (202). */
-  detachFromVpc(projectId: string, serviceId: string, vpcId: string): Promise<s.ActionResult> {
-    return this.call("detachFromVpc", [projectId, serviceId], { vpc_id: vpcId });
-  }
-
-  // --- read replica sets ----------------------------------------------------------------
-
-  /** `GET .../replicaSets`: the read replica sets of a service. */
-  listReplicaSets(projectId: string, serviceId: string): Promise<s.ReadReplicaSet[]> {
-    return this.call("listReplicaSets", [projectId, serviceId]);
-  }
-
-  /** `POST .../replicaSets`: creates a read replica set (202, status creating). Not retried blindly. */
-  createReplicaSet(
-    projectId: string,
-    serviceId: string,
-    input: CreateReplicaSetInput,
-  ): Promise<s.ReadReplicaSet> {
-    return this.call("createReplicaSet", [projectId, serviceId], createReplicaSetBody(input));
-  }
-
-  /** `DELETE .../replicaSets/{id}`: starts deleting a replica set (202). */
-  async deleteReplicaSet(projectId: string, serviceId: string, replicaSetId: string): Promise<void> {
-    await this.call("deleteReplicaSet", [projectId, serviceId, replicaSetId]);
-  }
-
-  /** `POST .../replicaSets/{id}/resize`: changes size and node count (202, active -> resizing -> active). */
-  async resizeReplicaSet(
-    projectId: string,
-    serviceId: string,
-    replicaSetId: string,
-    input: ResizeReplicaSetInput,
-  ): Promise<void> {
-    await this.call("resizeReplicaSet", [projectId, serviceId, replicaSetId], {
-      cpu_millis: input.cpuMillis,
-      memory_gbs: input.memoryGbs,
-      nodes: input.nodes,
-    });
-  }
-
-  /** `POST .../replicaSets/{id}/enablePooler`. */
-  enableReplicaSetPooler(
-    projectId: string,
-    serviceId: string,
-    replicaSetId: string,
-  ): Promise<s.ActionResult> {
-    return this.call("enableReplicaSetPooler", [projectId, serviceId, replicaSetId]);
-  }
-
-  /** `POST .../replicaSets/{id}/disablePooler`. */
-  disableReplicaSetPooler(
-    projectId: string,
-    serviceId: string,
-    replicaSetId: string,
-  ): Promise<s.ActionResult> {
-    return this.call("disableReplicaSetPooler", [projectId, serviceId, replicaSetId]);
-  }
-
-  /** `POST .../replicaSets/{id}/setEnvironment`: tags a replica set PROD or DEV. */
-  setReplicaSetEnvironment(
-    projectId: string,
-    serviceId: string,
-    replicaSetId: string,
-    environment: s.Environment,
-  ): Promise<s.ActionResult> {
-    return this.call("setReplicaSetEnvironment", [projectId, serviceId, replicaSetId], { environment });
-  }
-
-  // --- VPCs -----------------------------------------------------------------------------
-
-  /** `GET /projects/{project_id}/vpcs`: every VPC of the project. */
-  listVpcs(projectId: string): Promise<s.Vpc[]> {
-    return this.call("listVpcs", [projectId]);
-  }
-
-  /** `POST /projects/{project_id}/vpcs`: creates a VPC (201). Not retried blindly. */
-  createVpc(projectId: string, input: CreateVpcInput): Promise<s.Vpc> {
-    return this.call("createVpc", [projectId], createVpcBody(input));
-  }
-
-  /** `GET /projects/{project_id}/vpcs/{vpc_id}`: one VPC. */
-  getVpc(projectId: string, vpcId: string): Promise<s.Vpc> {
-    return this.call("getVpc", [projectId, vpcId]);
-  }
-
-  /** `POST .../vpcs/{vpc_id}/rename`: renames a VPC. */
-  renameVpc(projectId: string, vpcId: string, name: string): Promise<s.Vpc> {
-    return this.call("renameVpc", [projectId, vpcId], { name });
-  }
-
-  /** `DELETE .../vpcs/{vpc_id}`: deletes a VPC (204). 409 while services or peerings use it. */
-  async deleteVpc(projectId: string, vpcId: string): Promise<void> {
-    await this.call("deleteVpc", [projectId, vpcId]);
-  }
-
-  // --- VPC peerings ---------------------------------------------------------------------
-
-  /** `GET .../vpcs/{vpc_id}/peerings`: the peerings of a VPC. */
-  listPeerings(projectId: string, vpcId: string): Promise<s.VpcPeering[]> {
-    return this.call("listPeerings", [projectId, vpcId]);
-  }
-
-  /** `POST .../vpcs/{vpc_id}/peerings`: requests a peering (201, status pending). Not retried blindly. */
-  createPeering(projectId: string, vpcId: string, input: CreatePeeringInput): Promise<s.VpcPeering> {
-    return this.call("createPeering", [projectId, vpcId], createPeeringBody(input));
-  }
-
-  /** `GET .../vpcs/{vpc_id}/peerings/{peering_id}`: one peering. */
-  getPeering(projectId: string, vpcId: string, peeringId: string): Promise<s.VpcPeering> {
-    return this.call("getPeering", [projectId, vpcId, peeringId]);
-  }
-
-  /** `DELETE .../vpcs/{vpc_id}/peerings/{peering_id}`: deletes a peering (204). */
-  async deletePeering(projectId: string, vpcId: string, peeringId: string): Promise<void> {
-    await this.call("deletePeering", [projectId, vpcId, peeringId]);
-  }
 }
+
+// Plain writable methods, like a class's own, so tests can stub one operation.
+for (const id of OPERATION_IDS)
+  Object.defineProperty(ApiClient.prototype, id, {
+    value(this: ApiClient, ...args: unknown[]) {
+      return this.call(id, ...(args as CallArgs<typeof id>));
+    },
+    writable: true,
+    configurable: true,
+  });
+
+/** The API client: {@link ApiClient.call} and one method per operation of `api/operations.ts`. */
+export type MdbApi = ApiClient & OperationMethods;
+
+/** Makes an {@link MdbApi} from client options or an existing {@link HttpClient}. */
+export const MdbApi = ApiClient as new (options: HttpClientOptions | HttpClient) => MdbApi;

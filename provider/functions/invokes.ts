@@ -2,14 +2,15 @@
  * The functions in their async form: typed async functions that read the API (and send
  * analytics) from the program's own process, not the provider host. They use the same client
  * and settings as the resources (see `./session.ts`). Records come back camelCase, mapped by
- * the resource modules' own output functions, without secrets.
+ * the resources' field tables, without secrets.
  */
 import type { Service as ServiceRecord, Vpc as VpcRecord } from "../client/schemas";
+import { recordOutputs } from "../kit/field-table";
 import { withoutUndefined } from "../kit/outputs";
-import { replicaSetOutputs } from "../resources/read-replica-set";
-import { serviceOutputs } from "../resources/service";
-import { vpcOutputs } from "../resources/vpc";
-import { peeringOutputs } from "../resources/vpc-peering";
+import { READ_REPLICA_SET } from "../resources/read-replica-set/fields";
+import { SERVICE } from "../resources/service/fields";
+import { VPC } from "../resources/vpc/fields";
+import { VPC_PEERING } from "../resources/vpc-peering/fields";
 import { LookupKind, idOrName, theOneNamed } from "./lookup";
 import { functionsSession, resolveFunctionsProjectId } from "./session";
 import type {
@@ -31,9 +32,14 @@ import type {
 
 const api = () => functionsSession().api;
 
-function serviceResult(record: ServiceRecord): ServiceResult {
-  const { password: _password, initialPassword: _initial, ...rest } = serviceOutputs(record, {});
-  return withoutUndefined(rest);
+/** A service record as the functions return it. */
+function serviceResult(record: ServiceRecord, projectId: string): ServiceResult {
+  return recordOutputs(SERVICE, record, { projectId }) as ServiceResult;
+}
+
+/** A VPC record as the functions return it. */
+function vpcResult(record: VpcRecord, projectId: string): VpcResult {
+  return recordOutputs(VPC, record, { projectId }) as VpcResult;
 }
 
 const SERVICES: LookupKind<ServiceRecord> = {
@@ -77,15 +83,15 @@ export async function getAuthInfo(): Promise<AuthInfoResult> {
 export async function getService(args: GetServiceArgs): Promise<ServiceResult> {
   const which = idOrName(SERVICES, args.serviceId, args.name);
   const projectId = await resolveFunctionsProjectId(args.projectId);
-  if ("id" in which) return serviceResult(await api().getService(projectId, which.id));
+  if ("id" in which) return serviceResult(await api().getService(projectId, which.id), projectId);
   const all = await api().listServices(projectId);
-  return serviceResult(theOneNamed(SERVICES, all, which.name, projectId));
+  return serviceResult(theOneNamed(SERVICES, all, which.name, projectId), projectId);
 }
 
 /** Every service of a project (default project as for the resources). */
 export async function listServices(args: ProjectArgs = {}): Promise<ServiceResult[]> {
   const projectId = await resolveFunctionsProjectId(args.projectId);
-  return (await api().listServices(projectId)).map(serviceResult);
+  return (await api().listServices(projectId)).map((s) => serviceResult(s, projectId));
 }
 
 /**
@@ -95,22 +101,23 @@ export async function listServices(args: ProjectArgs = {}): Promise<ServiceResul
 export async function getVpc(args: GetVpcArgs): Promise<VpcResult> {
   const which = idOrName(VPCS, args.vpcId, args.name);
   const projectId = await resolveFunctionsProjectId(args.projectId);
-  if ("id" in which) return vpcOutputs(await api().getVpc(projectId, which.id), projectId);
+  if ("id" in which) return vpcResult(await api().getVpc(projectId, which.id), projectId);
   const found = theOneNamed(VPCS, await api().listVpcs(projectId), which.name, projectId);
-  return vpcOutputs(found, projectId);
+  return vpcResult(found, projectId);
 }
 
 /** Every VPC of a project. */
 export async function listVpcs(args: ProjectArgs = {}): Promise<VpcResult[]> {
   const projectId = await resolveFunctionsProjectId(args.projectId);
-  return (await api().listVpcs(projectId)).map((v) => vpcOutputs(v, projectId));
+  return (await api().listVpcs(projectId)).map((v) => vpcResult(v, projectId));
 }
 
 /** The read replica sets of a service (sizes in milli-cores and GiB per node). */
 export async function listReadReplicaSets(args: ServiceScopeArgs): Promise<ReadReplicaSetResult[]> {
   const projectId = await resolveFunctionsProjectId(args.projectId);
-  return (await api().listReplicaSets(projectId, args.serviceId)).map((r) =>
-    withoutUndefined(replicaSetOutputs(r, args.serviceId, projectId)),
+  return (await api().listReplicaSets(projectId, args.serviceId)).map(
+    (r) =>
+      recordOutputs(READ_REPLICA_SET, r, { projectId, serviceId: args.serviceId }) as ReadReplicaSetResult,
   );
 }
 
@@ -118,25 +125,25 @@ export async function listReadReplicaSets(args: ServiceScopeArgs): Promise<ReadR
 export async function getVpcPeering(args: GetVpcPeeringArgs): Promise<VpcPeeringResult> {
   const projectId = await resolveFunctionsProjectId(args.projectId);
   const record = await api().getPeering(projectId, args.vpcId, args.peeringId);
-  return withoutUndefined(peeringOutputs(record, args.vpcId, projectId));
+  return recordOutputs(VPC_PEERING, record, { projectId, vpcId: args.vpcId }) as VpcPeeringResult;
 }
 
 /** The peerings of a VPC. */
 export async function listVpcPeerings(args: VpcScopeArgs): Promise<VpcPeeringResult[]> {
   const projectId = await resolveFunctionsProjectId(args.projectId);
-  return (await api().listPeerings(projectId, args.vpcId)).map((p) =>
-    withoutUndefined(peeringOutputs(p, args.vpcId, projectId)),
+  return (await api().listPeerings(projectId, args.vpcId)).map(
+    (p) => recordOutputs(VPC_PEERING, p, { projectId, vpcId: args.vpcId }) as VpcPeeringResult,
   );
 }
 
 /** Analytics: associates `properties` with the calling user. */
 export async function identify(args: IdentifyArgs = {}): Promise<AnalyticsResult> {
-  const result = await api().identify(args.properties);
+  const result = await api().identify({ properties: args.properties });
   return { status: result.status };
 }
 
 /** Analytics: records the event `event` with optional `properties`. Sent once, never retried blindly. */
 export async function track(args: TrackArgs): Promise<AnalyticsResult> {
-  const result = await api().track(args.event, args.properties);
+  const result = await api().track({ event: args.event, properties: args.properties });
   return { status: result.status };
 }

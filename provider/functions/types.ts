@@ -2,10 +2,10 @@
  * What the functions take and give: their arguments (plain, for the async forms) and their
  * results, which are the resources' own outputs (camelCase, without secrets).
  */
-import type { ReadReplicaSetOutputs } from "../resources/read-replica-set";
-import type { ServiceOutputs } from "../resources/service";
-import type { VpcOutputs } from "../resources/vpc";
-import type { VpcPeeringOutputs } from "../resources/vpc-peering";
+import type { ReadReplicaSetOutputs } from "../resources/read-replica-set/fields";
+import type { ServiceOutputs } from "../resources/service/fields";
+import type { VpcOutputs } from "../resources/vpc/fields";
+import type { VpcPeeringOutputs } from "../resources/vpc-peering/fields";
 
 // ---------------------------------------------------------------------------------------
 // Arguments
@@ -90,10 +90,13 @@ export interface AuthInfoResult {
 }
 
 /** A service as {@link getService} and {@link listServices} return it: the `Service` resource's outputs, without secrets. */
-export type ServiceResult = Omit<ServiceOutputs, "password" | "initialPassword">;
+export type ServiceResult = Omit<
+  ServiceOutputs,
+  "password" | "initialPassword" | "connectionUri" | "poolerConnectionUri" | "vpcConnectionUri" | "pgEnv"
+>;
 
 /** A read replica set, as the `ReadReplicaSet` resource's outputs. */
-export type ReadReplicaSetResult = ReadReplicaSetOutputs;
+export type ReadReplicaSetResult = Omit<ReadReplicaSetOutputs, "password" | "connectionUri">;
 
 /** A VPC, as the `Vpc` resource's outputs. */
 export type VpcResult = VpcOutputs;

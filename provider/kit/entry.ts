@@ -7,17 +7,17 @@
  * OLD state, written by whatever release created or last updated the resource. So every
  * module id a release ever stored must keep loading, in every later release:
  * - since 0.2.0: `pulumi-managed-db/dist/provider/host`, exporting `providerOf(kind)`, with a
- *   kind of `ResourceKind` (`../host.ts`), then the absolute path of the host module (0.2.0
+ *   kind of `resources/registry.ts`, then the absolute path of the host module (0.2.0
  *   stored Pulumi's serialization of a provider object, later releases {@link providerText};
  *   both load the host the same way, `test/unit/serialized-provider.test.ts` runs each);
  * - 0.1.0: `pulumi-managed-db/dist/provider/resources/{service,read-replica-set,vpc,vpc-peering}`,
- *   exporting `impl`, then the absolute path of that module (see {@link legacyEntry}).
+ *   exporting `impl`, then the absolute path of that module (see {@link legacyEntry}); each is
+ *   now the folder of that resource, whose `index.js` exports `impl`.
  * package.json's `exports` lists each of these ids exactly (a `./dist/*` pattern does not add
  * the `.js` the ids lack); `test/e2e/state-0.1.0.test.ts` runs a recorded 0.1.0 stack.
  */
 import * as path from "path";
 import type { ProviderImpl } from "./lifecycle";
-import type { ResourceKind } from "./spec";
 
 /** The module id the serialized provider names first: stable across releases. */
 export const HOST_MODULE = "pulumi-managed-db/dist/provider/host";
@@ -45,7 +45,7 @@ function delegating(load: () => ProviderImpl): ProviderImpl {
 }
 
 /** The provider text of each kind, made once per program. */
-const texts = new Map<ResourceKind, string>();
+const texts = new Map<string, string>();
 
 /**
  * The provider of resources of `kind`, as the module text stored in state under `__provider`
@@ -61,7 +61,7 @@ const texts = new Map<ResourceKind, string>();
  * the path. It behaves like the serialized form releases before 0.3.0 stored (recorded in
  * `test/fixtures/provider-text-0.2.0`, which keeps loading).
  */
-export function providerText(kind: ResourceKind): string {
+export function providerText(kind: string): string {
   let text = texts.get(kind);
   if (text === undefined) {
     text = newProviderText(kind);
@@ -71,7 +71,7 @@ export function providerText(kind: ResourceKind): string {
 }
 
 /** See {@link providerText}. */
-function newProviderText(kind: ResourceKind): string {
+function newProviderText(kind: string): string {
   const byPath = path.join(__dirname, "..", "host");
   const methods = ["check", "diff", "create", "read", "update", "delete"]
     .map((m) => `    ${m}: function () { var impl = load(); return impl.${m}.apply(impl, arguments); },`)
@@ -102,9 +102,9 @@ function newProviderText(kind: ResourceKind): string {
 }
 
 /**
- * The `impl` a 0.1.0 state loads from `dist/provider/resources/<kind>`: the host's provider of
- * that kind, loaded at call time (so the resource modules do not load the host's imports).
+ * The `impl` a 0.1.0 state loads from `dist/provider/resources/<kind>`: the provider `load()`
+ * gives, loaded at call time (so a program loading the resource class does not load it).
  */
-export function legacyEntry(kind: ResourceKind): ProviderImpl {
-  return delegating(() => (require("../host") as HostModule).providerOf(kind));
+export function legacyEntry(load: () => ProviderImpl): ProviderImpl {
+  return delegating(load);
 }

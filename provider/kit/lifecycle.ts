@@ -13,6 +13,8 @@ import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import { DetailedDiffResult, diffResource } from "./diff";
 import { PROJECT_INPUT, isAutoNamed, resourceNameOf, stateOf } from "./hidden";
+import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "./field-table";
+import { readOutputs } from "./field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
 import { parseInputs } from "./messages";
 import { describeChange } from "./preview";
@@ -21,7 +23,9 @@ import { inputsOf } from "./outputs";
 import { withPartialState } from "./partial";
 import { refuseIfProtected } from "./protection";
 import { checkAccess, configFailures, enableLiveChecks, liveChecksEnabled } from "./preflight";
-import type { OpContext, Props, ResourceOps, ResourceSpec } from "./spec";
+import { keptSettings } from "./settings";
+import { type OpContext, type Props, type ResourceOps, specOf } from "./spec";
+import { callOperation, runSteps } from "./steps";
 import { deadlineOf, timeoutsOf } from "./timeouts";
 
 /** The functions of a dynamic provider, as the dispatch map in `../host.ts` holds them. */
@@ -32,12 +36,26 @@ export interface ProviderImpl extends Required<Omit<pulumi.dynamic.ResourceProvi
   diff(id: string, olds: Props, news: Props): Promise<DetailedDiffResult>;
 }
 
-/** The provider functions of the resource `spec` declares, with its own `ops`. */
-export function resourceProvider<I extends object, O extends object, R, P extends string, S>(
-  spec: ResourceSpec<P>,
-  ops: ResourceOps<I, O, R, P, S>,
+/** The provider functions of the resource `def` declares, with its own `ops`. */
+export function resourceProvider<F extends FieldTable, R, P extends string>(
+  def: ResourceDefinition<F, P>,
+  ops: ResourceOps<InputsOf<F>, OutputsOf<F>, R, P>,
 ): ProviderImpl {
+  type I = InputsOf<F>;
+  type O = OutputsOf<F>;
+  const spec = specOf(def);
   const parse = (raw: Props) => parseInputs(spec.inputs, raw) as I;
+  /** The outputs of `record`: what the field table reads of it and remembers, and what derives from those. */
+  const outputsOf = (record: R, ref: ResourceRef<P>, memory: Partial<O>): O => {
+    const outs = readOutputs(def, record, ref, memory);
+    return ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs;
+  };
+  /** What the stack keeps that no record shows: the settings, and what the resource remembers itself. */
+  const remember = (from: { olds?: Props; want?: I; created?: R }): Partial<O> =>
+    ({
+      ...keptSettings(spec.settings, from as { olds?: Props; want?: Props }),
+      ...ops.remember?.(from),
+    }) as Partial<O>;
   const last = spec.id.parts[spec.id.parts.length - 1];
   const withOwn = (ref: ResourceRef<P>, record: R) =>
     ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
@@ -62,9 +80,19 @@ export function resourceProvider<I extends object, O extends object, R, P extend
   /** Settles `record`, applies the planned steps, and returns the record as it ends up. */
   async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>): Promise<R> {
     const settled = ops.settle ? await ops.settle(ctx, record) : record;
-    const steps = ops.plan?.(ops.outputs(settled, ctx.ref, memory), want) ?? [];
+    const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
     if (steps.length === 0) return settled;
-    return (await ops.run?.(ctx, steps, want, memory)) ?? mustFind(ctx);
+    const run = {
+      api: ctx.api,
+      ref: ctx.ref,
+      what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
+      progress,
+      settle: (target: string | undefined, until?: (record: R) => boolean) => {
+        if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
+        return ops.waitFor(ctx, target, until);
+      },
+    };
+    return (await runSteps(run, steps, memory)) ?? mustFind(ctx);
   }
 
   const provider: ProviderImpl = {
@@ -140,7 +168,7 @@ export function resourceProvider<I extends object, O extends object, R, P extend
       });
       const ctx = { ...base, ref: withOwn(parent, created) };
       const id = formatResourceId(spec.id, ctx.ref);
-      const memory = ops.remember?.({ want, created }) ?? {};
+      const memory = remember({ want, created });
       const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
       const status = (created as { status?: unknown }).status;
       progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
@@ -150,9 +178,9 @@ export function resourceProvider<I extends object, O extends object, R, P extend
         inputs,
         async () => ({
           id,
-          outs: stateOf(ops.outputs(await converge(ctx, created, want, memory), ctx.ref, memory), inputs),
+          outs: stateOf(outputsOf(await converge(ctx, created, want, memory), ctx.ref, memory), inputs),
         }),
-        async () => stateOf(ops.outputs(await mustFind(ctx), ctx.ref, memory), inputs),
+        async () => stateOf(outputsOf(await mustFind(ctx), ctx.ref, memory), inputs),
       );
     },
 
@@ -162,30 +190,30 @@ export function resourceProvider<I extends object, O extends object, R, P extend
       const record = await ops.find(getApi(), ref);
       if (record === undefined) return {};
       const full = withOwn(ref, record);
-      const outs = ops.outputs(record, full, ops.remember?.({ olds }) ?? {});
+      const outs = outputsOf(record, full, remember({ olds }));
       return {
         id: formatResourceId(spec.id, full),
         props: stateOf(outs, olds, "outputs"),
-        inputs: inputsOf(Object.keys(spec.diffRules), outs, olds[PROJECT_INPUT]),
+        inputs: inputsOf(spec.inputNames, outs, olds[PROJECT_INPUT]),
       };
     },
 
     async update(id, olds, news) {
       const want = parse(news);
       const ctx = { api: getApi(), ref: await refOf(id, olds), deadline: deadlineOf(news, "update") };
-      const memory = ops.remember?.({ olds, want }) ?? {};
+      const memory = remember({ olds, want });
       return withPartialState(
         id,
         news,
         async () => ({
           outs: stateOf(
-            ops.outputs(await converge(ctx, await mustFind(ctx), want, memory), ctx.ref, memory),
+            outputsOf(await converge(ctx, await mustFind(ctx), want, memory), ctx.ref, memory),
             news,
           ),
         }),
         async () => {
           const record = await ops.find(ctx.api, ctx.ref);
-          return record === undefined ? olds : stateOf(ops.outputs(record, ctx.ref, memory), news);
+          return record === undefined ? olds : stateOf(outputsOf(record, ctx.ref, memory), news);
         },
       );
     },
@@ -197,7 +225,7 @@ export function resourceProvider<I extends object, O extends object, R, P extend
       await ops.beforeRemove?.({ api, ref, deadline: deadlineOf(props, "delete") }, props);
       await deleteAndWaitGone({
         what: `${spec.label} ${ownId(spec.id, ref)}`,
-        send: () => ops.remove(api, ref),
+        send: () => callOperation(api, ops.remove, ref),
         look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
         timeoutMs: timeoutsOf(props).delete,
         whileInUse: ops.whileInUse,

@@ -9,6 +9,7 @@ import { isUnknown } from "./check";
 import { resourceNameOf } from "./hidden";
 import { type ChangeDescription, type PlannedCall, change } from "./preview";
 import type { CheckContext, Props, ResourceOps, ResourceSpec } from "./spec";
+import { stepCall } from "./steps";
 
 /** What {@link previewCalls} needs besides the spec and ops. */
 export interface PreviewFacts {
@@ -30,12 +31,12 @@ export interface PreviewFacts {
  * The calls the update (or replacement) the diff found will make, in order. Inputs whose value
  * is known only during `up` keep their observed value here and are listed as pending.
  */
-export async function previewCalls<I, O, R, P extends string, S>(
+export async function previewCalls<I, O, R, P extends string>(
   spec: ResourceSpec<P>,
-  ops: ResourceOps<I, O, R, P, S>,
+  ops: ResourceOps<I, O, R, P>,
   { id, olds, news, diff, parse, lookups }: PreviewFacts,
 ): Promise<ChangeDescription> {
-  const secret = new Set(spec.secretOutputs ?? []);
+  const secret = new Set(spec.secretOutputs);
   const changed = Object.keys(diff.detailedDiff).filter((p) => p in spec.diffRules);
   const pending = changed.filter((p) => isUnknown(news[p]));
   const known: Props = { ...news };
@@ -57,10 +58,7 @@ export async function previewCalls<I, O, R, P extends string, S>(
         : `the API reports it ${String(olds[p])}`,
     );
     const fresh = await ops.calls.created(want, lookups);
-    const create = [
-      ops.calls.create(want),
-      ...(ops.plan?.(fresh, want) ?? []).map((step) => ops.calls.step(step, fresh)),
-    ];
+    const create = [ops.calls.create(want), ...(ops.plan?.(fresh, want) ?? []).map(stepCall)];
     const remove = ops.calls.remove(olds);
     return {
       ...base,
@@ -75,7 +73,7 @@ export async function previewCalls<I, O, R, P extends string, S>(
   }
 
   const have = olds as O;
-  const calls = (ops.plan?.(have, want) ?? []).map((step) => ops.calls.step(step, have));
+  const calls = (ops.plan?.(have, want) ?? []).map(stepCall);
   const recorded = changed
     .filter((p) => spec.diffRules[p].stackOnly && !pending.includes(p))
     .map((p) => `${p} ${change(olds[p] ?? spec.diffRules[p].default, news[p], secret.has(p))}`);

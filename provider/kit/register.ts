@@ -18,7 +18,8 @@ import {
   TIMEOUTS_INPUT,
 } from "./hidden";
 import { autoName } from "./naming";
-import type { ResourceSpec } from "./spec";
+import type { ArgsOf, FieldTable, OutputProps, ResourceDefinition } from "./field-table";
+import { type ResourceSpec, specOf } from "./spec";
 import { timeoutsInput } from "./timeouts";
 
 /** The module part of every type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
@@ -53,8 +54,8 @@ export function registration(
   }
   props[RESOURCE_NAME_INPUT] = resourceName;
   props[TIMEOUTS_INPUT] = timeoutsInput(rest.customTimeouts);
-  for (const out of spec.outputNames) if (!(out in props)) props[out] = undefined;
-  const secrets = spec.secretOutputs ?? [];
+  for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
+  const secrets = spec.secretOutputs;
   return {
     type: `pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.typeName}`,
     props,
@@ -88,4 +89,30 @@ export abstract class SpecResource extends pulumi.CustomResource {
       restoreStacks();
     }
   }
+}
+
+/** A resource class made by {@link resourceClass}: `new Service(name, args, opts)`. */
+export type ResourceClass<F extends FieldTable> = new (
+  name: string,
+  args: ArgsOf<F>,
+  opts?: pulumi.CustomResourceOptions,
+) => SpecResource & OutputProps<F>;
+
+/**
+ * The class of the resource `def` declares: its args and properties are those of its field
+ * table (with the rows' docs); rows marked `fromId` are the Pulumi id itself, known while an
+ * update is previewed, so resources that use them do not show a spurious replacement.
+ */
+export function resourceClass<F extends FieldTable, P extends string>(
+  def: ResourceDefinition<F, P>,
+): ResourceClass<F> {
+  const spec = specOf(def);
+  class Resource extends SpecResource {
+    constructor(name: string, args: ArgsOf<F>, opts?: pulumi.CustomResourceOptions) {
+      super(spec, name, args, opts);
+      for (const field of spec.fromId) (this as unknown as Record<string, unknown>)[field] = this.id;
+    }
+  }
+  Object.defineProperty(Resource, "name", { value: def.typeName });
+  return Resource as unknown as ResourceClass<F>;
 }

@@ -1,49 +1,65 @@
 /**
- * The declarative facts of one resource type, read by generic code: the resource class
- * (`register.ts`), check and diff (`lifecycle.ts`), the serialized provider (`entry.ts`) and
- * the dispatch map (`../host.ts`). A resource file declares one {@link ResourceSpec} and the
- * {@link ResourceOps} that are its own (which API calls, which records), nothing else.
+ * What generic code reads of a resource type: its spec, derived from its definition and field
+ * table (`field-table.ts`), read by the class (`register.ts`), check, diff and the provider
+ * (`lifecycle.ts`); and the {@link ResourceOps} that are its own (which API calls, which
+ * records), declared in `resources/<kind>/provider.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
 import type { MdbApi } from "../client/api";
 import type { MdbApiError } from "../client/errors";
 import type { Blocker } from "./blockers";
 import type { WhileInUse } from "./delete";
+import type { OperationId } from "../../api/operations";
 import type { DiffFacts } from "./diff";
+import { type DerivedFacts, type FieldTable, type ResourceDefinition, factsOf } from "./field-table";
 import type { IdShape, ResourceRef } from "./ids";
 import type { PlannedCall } from "./preview";
-
-/**
- * The resource kinds, the keys of the dispatch map in `../host.ts`. Stored in users' state by
- * the serialized provider: a kind is never renamed or reused.
- */
-export type ResourceKind = "service" | "read-replica-set" | "vpc" | "vpc-peering";
+import type { Step } from "./steps";
 
 /** Inputs or outputs as the engine passes them. */
 export type Props = Record<string, unknown>;
 
-/** Facts of a resource type. `P` names the parts of its id. */
-export interface ResourceSpec<P extends string = string> extends DiffFacts {
-  /** Dispatch key of the provider (see {@link ResourceKind}). */
-  kind: ResourceKind;
+/**
+ * The facts of a resource type that generic code reads: its definition (names, id, field table)
+ * and what is derived from the table ({@link specOf}).
+ */
+export interface ResourceSpec<P extends string = string> extends DiffFacts, DerivedFacts {
+  /** The definition it is derived from. */
+  def: ResourceDefinition<FieldTable, P>;
+  /** Dispatch key of the provider (see `resources/registry.ts`). */
+  kind: string;
   /** Class name, the last part of the type token `pulumi-nodejs:dynamic/mdb:<typeName>`. */
   typeName: string;
   /** What it is, for messages: `read replica set`. */
   label: string;
-  /**
-   * Validation of the inputs, defaults filled in, hidden inputs passed through (`.loose()`); an
-   * object schema, whose keys are the inputs: check refuses any other property.
-   */
-  inputs: z.ZodType;
   /** Shape of its Pulumi id (`serviceId/replicaSetId`, ...). */
   id: IdShape<P>;
   /** `generated`: a missing `name` is derived from project, stack and resource name. */
   naming: "generated" | "none";
-  /** Output names that are not inputs, registered so the class's fields resolve. */
-  outputNames: readonly string[];
-  /** Outputs Pulumi must keep secret. */
-  secretOutputs?: readonly string[];
+}
+
+const specs = new WeakMap<object, ResourceSpec>();
+
+/** The spec of `def`, derived once. */
+export function specOf<F extends FieldTable, P extends string>(
+  def: ResourceDefinition<F, P>,
+): ResourceSpec<P> {
+  let spec = specs.get(def);
+  if (!spec) {
+    spec = {
+      ...factsOf(def),
+      def: def as unknown as ResourceDefinition<FieldTable, P>,
+      kind: def.kind,
+      typeName: def.typeName,
+      label: def.label,
+      id: def.id,
+      naming: def.naming,
+      failedStatus: def.failedStatus,
+      deleteBeforeReplace: def.deleteBeforeReplace,
+    };
+    specs.set(def, spec as ResourceSpec);
+  }
+  return spec as ResourceSpec<P>;
 }
 
 /** What a check's read-only lookups work with (see {@link ResourceOps.verify}). */
@@ -98,11 +114,9 @@ export interface CreatePolicy<I, R, P extends string> {
  * How a resource's API calls read in the line a preview prints for it (see `preview.ts`);
  * each names the operation the provider will call, so the line says what `up` will do.
  */
-export interface CallWords<I, O, S> {
+export interface CallWords<I, O> {
   /** It runs a database: its line always says what the calls do to it (`no restart` too). */
   runs: boolean;
-  /** The call a planned step makes, starting from the outputs `have`. */
-  step(step: S, have: O): PlannedCall;
   /** The call that creates the resource from `want`. */
   create(want: I): PlannedCall;
   /**
@@ -116,27 +130,31 @@ export interface CallWords<I, O, S> {
 }
 
 /** What a resource's own API calls and records are; everything else is generic. */
-export interface ResourceOps<I, O, R, P extends string, S = never> {
+export interface ResourceOps<I, O, R, P extends string> {
   /** The record `ref` names, or undefined when it is gone. */
   find(api: MdbApi, ref: ResourceRef<P>): Promise<R | undefined>;
   /** The record's own id (the last part of the resource id). */
   recordId(record: R): string;
-  /** Outputs of a record; `memory` holds what the API never returns (see {@link remember}). */
-  outputs(record: R, ref: ResourceRef<P>, memory: Partial<O>): O;
   /**
-   * What outputs keep that no record shows (write-only inputs such as a password), from the old
-   * outputs (`olds`), the desired inputs (`want`) and the created record (`created`).
+   * Outputs computed from the others (connection URIs), added to those the field table reads
+   * from the record; `memory` holds what the API never returns (see {@link remember}).
+   */
+  derive?(outs: O, memory: Partial<O>): Partial<O>;
+  /**
+   * What outputs keep that no record shows, besides the settings the kit keeps itself (a
+   * password set, the initial password), from the old outputs (`olds`), the desired inputs
+   * (`want`) and the created record (`created`).
    */
   remember?(from: { olds?: Props; want?: I; created?: R }): Partial<O>;
   /** Waits until the record settles after a create or before an update. Absent: it is synchronous. */
   settle?(ctx: OpContext<P>, record: R): Promise<R>;
-  /** The steps that bring observed outputs `have` to `want`, in order; none when they match. */
-  plan?(have: O, want: I): S[];
   /**
-   * Carries out `steps`; records in `memory` what it changed that no record shows. Returns the
-   * record when the last call answered it whole, else nothing (the record is read again).
+   * Waits after an asynchronous step (see `steps.ts`) until the record is in `target` (its
+   * settled state when absent) and `until` holds.
    */
-  run?(ctx: OpContext<P>, steps: S[], want: I, memory: Partial<O>): Promise<R | void>;
+  waitFor?(ctx: OpContext<P>, target: string | undefined, until?: (record: R) => boolean): Promise<R>;
+  /** The calls that bring observed outputs `have` to `want`, in order; none when they match. */
+  plan?(have: O, want: I): Step<R>[];
   /**
    * Read-only lookups at check time (preview included), once the inputs are valid: what the API
    * would refuse only after something exists (e.g. a VPC that does not exist). `want` holds the
@@ -147,14 +165,14 @@ export interface ResourceOps<I, O, R, P extends string, S = never> {
   /** Creating it. */
   create: CreatePolicy<I, R, P>;
   /** Its calls in words, for the preview line. */
-  calls: CallWords<I, O, S>;
+  calls: CallWords<I, O>;
   /**
    * Runs before the delete is sent (e.g. a final fork), with the state's outputs `props`; the
    * delete's time limit applies. Must be safe to run again after a failure half-way.
    */
   beforeRemove?(ctx: OpContext<P>, props: Props): Promise<void>;
-  /** Sends the delete. */
-  remove(api: MdbApi, ref: ResourceRef<P>): Promise<unknown>;
+  /** The operation that deletes it (its path parameters come from the ref). */
+  remove: OperationId;
   /** The delete is synchronous: nothing to wait for once it is answered. */
   removedAtOnce?: boolean;
   /** Retry a delete refused because the resource is still in use. */

@@ -155,14 +155,11 @@ class Emulator {
 function packageShapes(nodeModules) {
   const dist = path.join(nodeModules, "pulumi-managed-db", "dist", "provider");
   const { registration } = require(path.join(dist, "kit", "register"));
-  const specs = [
-    require(path.join(dist, "resources", "service")).SERVICE_SPEC,
-    require(path.join(dist, "resources", "read-replica-set")).READ_REPLICA_SET_SPEC,
-    require(path.join(dist, "resources", "vpc")).VPC_SPEC,
-    require(path.join(dist, "resources", "vpc-peering")).VPC_PEERING_SPEC,
-  ];
+  const { specOf } = require(path.join(dist, "kit", "spec"));
+  const { REGISTRY } = require(path.join(dist, "resources", "registry"));
   const shapes = {};
-  for (const spec of specs) {
+  for (const entry of Object.values(REGISTRY)) {
+    const spec = specOf(entry.definition);
     const { props, opts } = registration(spec, "shape", {}, undefined);
     shapes[spec.kind] = { names: Object.keys(props), secrets: opts.additionalSecretOutputs ?? [] };
   }

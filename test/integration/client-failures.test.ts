@@ -93,7 +93,9 @@ describe("retries", () => {
     });
     await emu.clearRequests();
 
-    await expect(api.resizeService(projectId, id, 1000, 4)).resolves.toBeUndefined();
+    await expect(
+      api.resizeService(projectId, id, { cpuMillis: 1000, memoryGbs: 4 }),
+    ).resolves.toBeUndefined();
     expect(await logOf("POST", `/services/${id}/resize`)).toEqual(["POST 500", "POST 202"]);
     const resized = await serviceInStatus(id, "READY");
     expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
@@ -176,7 +178,7 @@ describe("a create is never sent twice after an ambiguous failure", () => {
     await emu.clearRequests();
 
     const attempts: Array<[string, () => Promise<unknown>]> = [
-      ["forkService", () => api.forkService(projectId, id, { strategy: "NOW" })],
+      ["forkService", () => api.forkService(projectId, id, { forkStrategy: "NOW" })],
       [
         "createReplicaSet",
         () => api.createReplicaSet(projectId, id, { name: "r", nodes: 1, cpuMillis: 500, memoryGbs: 2 }),
@@ -190,7 +192,7 @@ describe("a create is never sent twice after an ambiguous failure", () => {
         () =>
           api.createPeering(projectId, vpc.id, { peerAccountId: "a", peerRegionCode: "r", peerVpcId: "v" }),
       ],
-      ["track", () => api.track("deployed")],
+      ["track", () => api.track({ event: "deployed" })],
     ];
     for (const [operation, attempt] of attempts) {
       expect(await apiFailure(attempt())).toMatchObject({ operation, status: 500, ambiguous: true });
@@ -226,9 +228,9 @@ describe("errors carry status, code and message", () => {
   it("409 for a resize while CONFIGURING, with the API's message, not retried", async () => {
     const { service_id: id } = await readyService();
     const error = await emu.withTransitionMs(async () => {
-      await api.resizeService(projectId, id, 1000, 4);
+      await api.resizeService(projectId, id, { cpuMillis: 1000, memoryGbs: 4 });
       await emu.clearRequests();
-      return apiFailure(api.resizeService(projectId, id, 2000, 8));
+      return apiFailure(api.resizeService(projectId, id, { cpuMillis: 2000, memoryGbs: 8 }));
     });
     expect(error).toMatchObject({
       status: 409,
@@ -253,7 +255,7 @@ describe("errors carry status, code and message", () => {
     const { service_id: id } = await readyService();
     await emu.clearRequests();
 
-    const resize = await failure(api.resizeService(projectId, id, -5, 4));
+    const resize = await failure(api.resizeService(projectId, id, { cpuMillis: -5, memoryGbs: 4 }));
     expect(resize).toBeInstanceOf(MdbRequestError);
     expect((resize as Error).message).toMatch(/^resizeService: invalid request: .*cpu_millis/);
 
@@ -263,7 +265,7 @@ describe("errors carry status, code and message", () => {
     expect(create).toBeInstanceOf(MdbRequestError);
     expect((create as Error).message).toContain("cpu_millis");
 
-    const fork = await failure(api.forkService(projectId, id, { strategy: "PITR" }));
+    const fork = await failure(api.forkService(projectId, id, { forkStrategy: "PITR" }));
     expect(fork).toBeInstanceOf(MdbRequestError);
     expect((fork as Error).message).toContain("target_time");
 
@@ -336,14 +338,14 @@ describe("no secret in any error", () => {
     expect(unauthorized.status).toBe(401);
     expectClean(unauthorized, [wrongSecret, basic(publicKey, wrongSecret), PASSWORD]);
 
-    const notFound = await apiFailure(api.updatePassword(projectId, "svc-unknown", PASSWORD));
+    const notFound = await apiFailure(api.updatePassword(projectId, "svc-unknown", { password: PASSWORD }));
     expect(notFound.status).toBe(404);
     errors.push(notFound, await apiFailure(api.getService(projectId, "svc-unknown")));
 
     const { service_id: id } = await readyService();
     const conflict = await emu.withTransitionMs(async () => {
-      await api.resizeService(projectId, id, 1000, 4);
-      return apiFailure(api.updatePassword(projectId, id, PASSWORD));
+      await api.resizeService(projectId, id, { cpuMillis: 1000, memoryGbs: 4 });
+      return apiFailure(api.updatePassword(projectId, id, { password: PASSWORD }));
     });
     expect(conflict.status).toBe(409);
     errors.push(conflict);
@@ -353,7 +355,7 @@ describe("no secret in any error", () => {
     });
     expect(injected.rules).toHaveLength(1);
     const serverError = await apiFailure(
-      newClient({ maxRetries: 1 }).updatePassword(projectId, id, PASSWORD),
+      newClient({ maxRetries: 1 }).updatePassword(projectId, id, { password: PASSWORD }),
     );
     expect(serverError.status).toBe(500);
     errors.push(serverError);
@@ -361,21 +363,21 @@ describe("no secret in any error", () => {
 
     const port = await closedPort();
     const offline = newClient({ baseUrl: `http://127.0.0.1:${port}`, maxRetries: 1 });
-    const refused = await apiFailure(offline.updatePassword(projectId, id, PASSWORD));
+    const refused = await apiFailure(offline.updatePassword(projectId, id, { password: PASSWORD }));
     expect(refused).toMatchObject({ code: "NETWORK_ERROR", status: undefined, ambiguous: false });
     expect(refused.apiMessage).toContain("ECONNREFUSED");
     errors.push(refused, await apiFailure(offline.getAuthInfo()));
 
     await emu.setFaults({ latencyMs: 200 });
     const timedOut = await apiFailure(
-      newClient({ timeoutMs: 50, maxRetries: 0 }).updatePassword(projectId, id, PASSWORD),
+      newClient({ timeoutMs: 50, maxRetries: 0 }).updatePassword(projectId, id, { password: PASSWORD }),
     );
     expect(timedOut.code).toBe("TIMEOUT");
     errors.push(timedOut);
     await emu.setFaults({});
 
     const tooShort = "Zq9#xY7";
-    const invalid = await failure(api.updatePassword(projectId, id, tooShort));
+    const invalid = await failure(api.updatePassword(projectId, id, { password: tooShort }));
     expect(invalid).toBeInstanceOf(MdbRequestError);
     expectClean(invalid, [...secrets, tooShort]);
 

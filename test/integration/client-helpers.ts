@@ -95,7 +95,7 @@ export function clientHelpers(bed: () => ClientBed) {
       regionCode: "us-east-1",
       cpuMillis: 500,
       memoryGbs: 2,
-      environment,
+      environmentTag: environment,
     });
     return serviceInStatus(created.service_id, "READY");
   }

@@ -90,9 +90,13 @@ describe("every operation against the emulator", () => {
     expect(info.apiKey.public_key).toBe(emu.credentials.publicKey);
     expect(info.apiKey.project.id).toBe(projectId);
 
-    await expect(api.identify({ team: "infra", plan: "pro" })).resolves.toEqual({ status: "ok" });
+    await expect(api.identify({ properties: { team: "infra", plan: "pro" } })).resolves.toEqual({
+      status: "ok",
+    });
     await expect(api.identify()).resolves.toEqual({ status: "ok" });
-    await expect(api.track("stack-updated", { resources: 3 })).resolves.toEqual({ status: "ok" });
+    await expect(api.track({ event: "stack-updated", properties: { resources: 3 } })).resolves.toEqual({
+      status: "ok",
+    });
     expect(await emu.requests()).toEqual([
       expect.objectContaining({ method: "GET", path: "/public/api/v1/auth/info", status: 200 }),
       expect.objectContaining({ method: "POST", path: "/public/api/v1/analytics/identify", status: 200 }),
@@ -104,12 +108,12 @@ describe("every operation against the emulator", () => {
   it("creates a service from camelCase inputs, then resizes, sets HA, pooler, environment and password", async () => {
     const created = await api.createService(projectId, {
       name: "orders",
-      serviceType: "VECTOR",
+      addons: ["ai"],
       regionCode: "eu-west-1",
       cpuMillis: 1000,
       memoryGbs: 4,
       replicaCount: 1,
-      environment: "PROD",
+      environmentTag: "PROD",
     });
     expect(created).toMatchObject({
       project_id: projectId,
@@ -129,7 +133,9 @@ describe("every operation against the emulator", () => {
     expect(ready.initial_password).toBeUndefined();
     expect((await api.listServices(projectId)).map((s) => s.service_id)).toEqual([id]);
 
-    await expect(api.resizeService(projectId, id, 2000, 8)).resolves.toBeUndefined();
+    await expect(
+      api.resizeService(projectId, id, { cpuMillis: 2000, memoryGbs: 8 }),
+    ).resolves.toBeUndefined();
     expect((await api.getService(projectId, id)).status).toBe("CONFIGURING");
     const resized = await serviceInStatus(id, "READY");
     expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
@@ -146,10 +152,10 @@ describe("every operation against the emulator", () => {
     expect((await api.disablePooler(projectId, id)).message).toEqual(expect.any(String));
     expect((await api.getService(projectId, id)).connection_pooler ?? null).toBeNull();
 
-    expect((await api.setServiceEnvironment(projectId, id, "DEV")).message).toContain("DEV");
+    expect((await api.setServiceEnvironment(projectId, id, { environment: "DEV" })).message).toContain("DEV");
     expect((await api.getService(projectId, id)).metadata?.environment).toBe("DEV");
 
-    await expect(api.updatePassword(projectId, id, PASSWORD)).resolves.toBeUndefined();
+    await expect(api.updatePassword(projectId, id, { password: PASSWORD })).resolves.toBeUndefined();
     expect(emu.emulator.model.verifyPassword(projectId, id, PASSWORD)).toBe(true);
   });
 
@@ -163,7 +169,7 @@ describe("every operation against the emulator", () => {
     expect(plain).toMatchObject({ service_type: "POSTGRES", metadata: { environment: "DEV" } });
     const series = await api.createService(projectId, {
       name: "metrics",
-      serviceType: "TIMESERIESDB",
+      addons: ["time-series"],
       regionCode: "us-east-1",
       cpuMillis: 500,
       memoryGbs: 2,
@@ -197,11 +203,11 @@ describe("every operation against the emulator", () => {
   it("forks a service now and at a point in time", async () => {
     const source = await readyService("source");
     const fork = await api.forkService(projectId, source.service_id, {
-      strategy: "NOW",
+      forkStrategy: "NOW",
       name: "source-copy",
       cpuMillis: 1000,
       memoryGbs: 4,
-      environment: "PROD",
+      environmentTag: "PROD",
     });
     expect(fork).toMatchObject({
       name: "source-copy",
@@ -218,7 +224,7 @@ describe("every operation against the emulator", () => {
     await serviceInStatus(fork.service_id, "READY");
 
     const pitr = await api.forkService(projectId, source.service_id, {
-      strategy: "PITR",
+      forkStrategy: "PITR",
       targetTime: new Date().toISOString(),
     });
     expect(pitr.forked_from?.service_id).toBe(source.service_id);
@@ -237,17 +243,20 @@ describe("every operation against the emulator", () => {
     });
     expect(await api.getVpc(projectId, vpc.id)).toEqual(vpc);
     expect(await api.listVpcs(projectId)).toEqual([vpc]);
-    expect(await api.renameVpc(projectId, vpc.id, "net-renamed")).toEqual({ ...vpc, name: "net-renamed" });
+    expect(await api.renameVpc(projectId, vpc.id, { name: "net-renamed" })).toEqual({
+      ...vpc,
+      name: "net-renamed",
+    });
     expect((await api.getVpc(projectId, vpc.id)).name).toBe("net-renamed");
 
     const { service_id: id } = await readyService();
-    expect((await api.attachToVpc(projectId, id, vpc.id)).message).toContain(vpc.id);
+    expect((await api.attachToVpc(projectId, id, { vpcId: vpc.id })).message).toContain(vpc.id);
     const attached = await serviceInStatus(id, "READY");
     expect(attached.vpcEndpoint).toMatchObject({ vpc_id: vpc.id, port: 5432 });
     // A VPC in use cannot go.
     expect((await apiFailure(api.deleteVpc(projectId, vpc.id))).status).toBe(409);
 
-    expect((await api.detachFromVpc(projectId, id, vpc.id)).message).toContain(vpc.id);
+    expect((await api.detachFromVpc(projectId, id, { vpcId: vpc.id })).message).toContain(vpc.id);
     expect((await serviceInStatus(id, "READY")).vpcEndpoint ?? null).toBeNull();
 
     await expect(api.deleteVpc(projectId, vpc.id)).resolves.toBeUndefined();
@@ -336,12 +345,14 @@ describe("every operation against the emulator", () => {
     expect((await api.disableReplicaSetPooler(projectId, id, rsId)).message).toEqual(expect.any(String));
     expect((await replicaSetOf(id, rsId))?.connection_pooler ?? null).toBeNull();
 
-    expect((await api.setReplicaSetEnvironment(projectId, id, rsId, "DEV")).message).toContain("DEV");
+    expect(
+      (await api.setReplicaSetEnvironment(projectId, id, rsId, { environment: "DEV" })).message,
+    ).toContain("DEV");
     expect((await replicaSetOf(id, rsId))?.metadata?.environment).toBe("DEV");
     // The service's own record lists its replica sets too.
     expect((await api.getService(projectId, id)).read_replica_sets?.map((r) => r.id)).toEqual([rsId]);
 
-    await expect(api.deleteReplicaSet(projectId, id, rsId)).resolves.toBeUndefined();
+    await expect(api.deleteReplicaSet(projectId, id, rsId)).resolves.toMatchObject({ code: "ACCEPTED" });
     await until(
       () => api.listReplicaSets(projectId, id),
       (sets) => sets.length === 0,

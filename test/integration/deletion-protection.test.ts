@@ -5,7 +5,7 @@
  * off is an update that changes nothing at the API; once off, delete works.
  */
 import { PROVIDERS } from "../../provider/host";
-import type { ResourceKind } from "../../provider/kit/spec";
+import type { ResourceKind } from "../../provider/resources/registry";
 import type { TestEmulator } from "../helpers/emulator";
 import { drive, errorOf, recordCalls, type Props, useProviderEmulator } from "../helpers/provider";
 

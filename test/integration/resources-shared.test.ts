@@ -7,7 +7,7 @@
  * the secret key. What is particular to one resource lives in its own `<name>.test.ts`.
  */
 import { PROVIDERS } from "../../provider/host";
-import type { ResourceKind } from "../../provider/kit/spec";
+import type { ResourceKind } from "../../provider/resources/registry";
 import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
 import {
   PROVIDER,

@@ -7,8 +7,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SERVICE_SPEC } from "../../provider/resources/service";
-import { VPC_PEERING_SPEC } from "../../provider/resources/vpc-peering";
+import { specOf } from "../../provider/kit/spec";
+import { SERVICE } from "../../provider/resources/service/fields";
+import { VPC_PEERING } from "../../provider/resources/vpc-peering/fields";
+
+const SERVICE_SPEC = specOf(SERVICE);
+const VPC_PEERING_SPEC = specOf(VPC_PEERING);
 
 const { packageShapes } = require("../../scripts/bench/setup") as {
   packageShapes: (nodeModules: string) => Record<string, { names: string[]; secrets: string[] }>;
@@ -35,13 +39,13 @@ test("gives a shape for each of the four kinds", () => {
 
 test("a service's shape has its inputs, hidden inputs and every output, and its secrets", () => {
   const service = packageShapes(nodeModules)["service"];
-  for (const out of SERVICE_SPEC.outputNames) expect(service.names).toContain(out);
+  for (const out of SERVICE_SPEC.registered) expect(service.names).toContain(out);
   expect(service.names).toContain("__provider");
-  expect(service.secrets).toEqual(SERVICE_SPEC.secretOutputs ?? []);
+  expect(service.secrets).toEqual(SERVICE_SPEC.secretOutputs);
   expect(service.secrets.length).toBeGreaterThan(0);
 });
 
 test("a peering's shape has every output it registers", () => {
   const peering = packageShapes(nodeModules)["vpc-peering"];
-  for (const out of VPC_PEERING_SPEC.outputNames) expect(peering.names).toContain(out);
+  for (const out of VPC_PEERING_SPEC.registered) expect(peering.names).toContain(out);
 });

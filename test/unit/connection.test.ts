@@ -4,7 +4,7 @@
  * service shows (pooler only while on, VPC only while attached, none without a known password).
  */
 import { pgEnvOf, postgresUri } from "../../provider/kit/connection";
-import { serviceConnection } from "../../provider/resources/service";
+import { serviceConnection } from "../../provider/resources/service/connection";
 
 const TARGET = {
   host: "svc-1.emulator.local",

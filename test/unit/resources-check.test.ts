@@ -10,12 +10,9 @@ import { CPU_MILLIS, MEMORY_GBS, REPLICA_SET_NODES } from "../../api/limits";
 import { configProblems } from "../../provider/config";
 import { PROVIDERS } from "../../provider/host";
 import { inputNames } from "../../provider/kit/check";
-import type { ResourceKind, ResourceSpec } from "../../provider/kit/spec";
+import { type ResourceSpec, specOf } from "../../provider/kit/spec";
 import { closest } from "../../provider/kit/suggest";
-import { READ_REPLICA_SET_SPEC } from "../../provider/resources/read-replica-set";
-import { SERVICE_SPEC } from "../../provider/resources/service";
-import { VPC_SPEC } from "../../provider/resources/vpc";
-import { VPC_PEERING_SPEC } from "../../provider/resources/vpc-peering";
+import { REGISTRY, type ResourceKind } from "../../provider/resources/registry";
 
 type Props = Record<string, unknown>;
 
@@ -26,12 +23,10 @@ const VALID: Record<ResourceKind, Props> = {
   "vpc-peering": { vpcId: "vpc1", peerAccountId: "a", peerRegionCode: "us-east-1", peerVpcId: "v" },
 };
 const KINDS = Object.keys(VALID) as ResourceKind[];
-const SPECS: Record<ResourceKind, ResourceSpec> = {
-  service: SERVICE_SPEC,
-  "read-replica-set": READ_REPLICA_SET_SPEC,
-  vpc: VPC_SPEC,
-  "vpc-peering": VPC_PEERING_SPEC,
-};
+const SPECS = Object.fromEntries(KINDS.map((kind) => [kind, specOf(REGISTRY[kind].definition)])) as Record<
+  ResourceKind,
+  ResourceSpec
+>;
 
 async function failuresOf(kind: ResourceKind, news: Props): Promise<string[]> {
   const result = await PROVIDERS[kind].check({}, news);

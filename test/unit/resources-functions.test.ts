@@ -196,7 +196,7 @@ describe("functions: camelCase results mapped by the resources' own mappings", (
     const tracked = stub("track", { status: "success", extra: 1 });
     expect(await fns.identify({ properties: { team: "infra" } })).toEqual({ status: "success" });
     expect(await fns.track({ event: "deployed", properties: { n: 1 } })).toEqual({ status: "success" });
-    expect(identified[0].args).toEqual([{ team: "infra" }]);
-    expect(tracked[0].args).toEqual(["deployed", { n: 1 }]);
+    expect(identified[0].args).toEqual([{ properties: { team: "infra" } }]);
+    expect(tracked[0].args).toEqual([{ event: "deployed", properties: { n: 1 } }]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * What is particular to `ReadReplicaSet` (no server): the update plan, record outputs, and create, read, update and delete against a stubbed client.
+ * What is particular to `ReadReplicaSet` (no server): the update plan (calls by operation id), record outputs, and create, read, update and delete against a stubbed client.
  * The rows every resource shares (check, diff table, ids) are in resources-specs.test.ts.
  */
 import { MdbApi } from "../../provider/client/api";
@@ -10,12 +10,14 @@ import type {
 } from "../../provider/client/schemas";
 import { configureRuntime, progress } from "../../provider/runtime";
 import { PartialFailure } from "../../provider/kit/partial";
+import { readOutputs } from "../../provider/kit/field-table";
+import type { Step } from "../../provider/kit/steps";
 import {
-  ReadReplicaSetInputs,
-  ReadReplicaSetOutputs,
-  planReplicaSetUpdate,
-  replicaSetOutputs,
-} from "../../provider/resources/read-replica-set";
+  READ_REPLICA_SET,
+  type ReadReplicaSetInputs,
+  type ReadReplicaSetOutputs,
+} from "../../provider/resources/read-replica-set/fields";
+import { planReplicaSet } from "../../provider/resources/read-replica-set/plan";
 import { PROVIDERS } from "../../provider/host";
 
 const impl = PROVIDERS["read-replica-set"];
@@ -24,6 +26,15 @@ jest.mock("../../provider/runtime", () => ({
   ...jest.requireActual("../../provider/runtime"),
   progress: jest.fn(),
 }));
+
+/** The calls a plan makes: operation and body. */
+function calls(steps: Step<never>[]) {
+  return steps.map((s) => ({ op: s.op, ...(s.body ? { body: s.body } : {}) }));
+}
+
+/** The plan from `have` to `want`, as its calls. */
+const planReplicaSetUpdate = (have: ReadReplicaSetOutputs, want: ReadReplicaSetInputs) =>
+  calls(planReplicaSet(have, want));
 
 const valid = { serviceId: "svc1", name: "reports", nodes: 2, cpuMillis: 1000, memoryGbs: 4 };
 
@@ -61,7 +72,7 @@ describe("ReadReplicaSet diff", () => {
     const result = await diffOf(observed({ connectionPooler: true }), valid);
     expect(result.detailedDiff).toEqual({ connectionPooler: { kind: "UPDATE", inputDiff: true } });
     expect(planReplicaSetUpdate(observed({ connectionPooler: true }), await checked(valid))).toEqual([
-      { action: "disablePooler" },
+      { op: "disableReplicaSetPooler" },
     ]);
   });
 });
@@ -82,15 +93,15 @@ describe("ReadReplicaSet update plan", () => {
       want({ nodes: 3, memoryGbs: 8, connectionPooler: true, environment: "PROD" }),
     );
     expect(steps).toEqual([
-      { action: "resize", nodes: 3, cpuMillis: 1000, memoryGbs: 8 },
-      { action: "enablePooler" },
-      { action: "setEnvironment", environment: "PROD" },
+      { op: "resizeReplicaSet", body: { nodes: 3, cpuMillis: 1000, memoryGbs: 8 } },
+      { op: "enableReplicaSetPooler" },
+      { op: "setReplicaSetEnvironment", body: { environment: "PROD" } },
     ]);
   });
 
   it("resizes nodes, CPU and memory in one call, carrying the unchanged sizes", () => {
     expect(planReplicaSetUpdate(observed(), want({ cpuMillis: 1500 }))).toEqual([
-      { action: "resize", nodes: 2, cpuMillis: 1500, memoryGbs: 4 },
+      { op: "resizeReplicaSet", body: { nodes: 2, cpuMillis: 1500, memoryGbs: 4 } },
     ]);
   });
 
@@ -104,14 +115,15 @@ describe("ReadReplicaSet update plan", () => {
     const target = want({ nodes: 3, connectionPooler: true, environment: "PROD" });
     const halfWay = observed({ nodes: 3, connectionPooler: true });
     expect(planReplicaSetUpdate(halfWay, target)).toEqual([
-      { action: "setEnvironment", environment: "PROD" },
+      { op: "setReplicaSetEnvironment", body: { environment: "PROD" } },
     ]);
   });
 });
 
 describe("ReadReplicaSet outputs", () => {
   it("maps a record to camelCase outputs, pooler endpoint included", () => {
-    const out = replicaSetOutputs(
+    const out = readOutputs(
+      READ_REPLICA_SET,
       {
         id: "rrs1",
         name: "reports",
@@ -123,10 +135,10 @@ describe("ReadReplicaSet outputs", () => {
         endpoint: { host: "h", port: 5432 },
         connection_pooler: { endpoint: { host: "h", port: 6432 } },
       },
-      "svc1",
-      "proj",
+      { projectId: "proj", serviceId: "svc1" },
+      {},
     );
-    expect(out).toEqual(
+    expect(JSON.parse(JSON.stringify(out))).toEqual(
       observed({
         environment: "PROD",
         connectionPooler: true,

@@ -2,7 +2,12 @@
  * What is particular to `Service` (no server): PITR forks, synchronous replicas and the update plan's order.
  * The rows every resource shares (check, diff table, ids) are in resources-specs.test.ts.
  */
-import { ServiceInputs, ServiceOutputs, planServiceUpdate } from "../../provider/resources/service";
+import type { ServiceInputs, ServiceOutputs } from "../../provider/resources/service/fields";
+import { planService } from "../../provider/resources/service/plan";
+
+/** The plan from `have` to `want`, as the operations it calls and their bodies. */
+const planServiceUpdate = (have: ServiceOutputs, want: ServiceInputs) =>
+  planService(have, want).map((s) => ({ op: s.op, ...(s.body ? { body: s.body } : {}) }));
 import { finalForkName } from "../../provider/resources/service/final-fork";
 import { PROVIDERS } from "../../provider/host";
 
@@ -93,7 +98,7 @@ describe("Service update plan", () => {
       ...overrides,
     }) as ServiceInputs;
 
-  it("orders every kind of change: start, detach, resize, setHA, attach, pooler, environment, password, stop", () => {
+  it("orders every kind of change: startService, detachFromVpc, resizeService, setHA, attachToVpc, enablePooler, setServiceEnvironment, updatePassword, stopService", () => {
     const have = observed({ paused: true, vpcId: "vpc-old" });
     const steps = planServiceUpdate(
       have,
@@ -108,24 +113,24 @@ describe("Service update plan", () => {
         password: "p4ssword!",
       }),
     );
-    expect(steps.map((s) => s.action)).toEqual([
-      "start",
-      "detachFromVPC",
-      "resize",
+    expect(steps.map((s) => s.op)).toEqual([
+      "startService",
+      "detachFromVpc",
+      "resizeService",
       "setHA",
-      "attachToVPC",
+      "attachToVpc",
       "enablePooler",
-      "setEnvironment",
+      "setServiceEnvironment",
       "updatePassword",
-      "stop",
+      "stopService",
     ]);
   });
 
   it("moves between VPCs by detaching the old one first", () => {
     const steps = planServiceUpdate(observed({ vpcId: "vpc-a" }), want({ vpcId: "vpc-b" }));
     expect(steps).toEqual([
-      { action: "detachFromVPC", vpcId: "vpc-a" },
-      { action: "attachToVPC", vpcId: "vpc-b" },
+      { op: "detachFromVpc", body: { vpcId: "vpc-a" } },
+      { op: "attachToVpc", body: { vpcId: "vpc-b" } },
     ]);
   });
 
@@ -138,15 +143,15 @@ describe("Service update plan", () => {
   it("plans only what is left after a failure half-way", () => {
     const target = want({ cpuMillis: 2000, connectionPooler: true, environment: "PROD" });
     const halfWay = observed({ cpuMillis: 2000 });
-    expect(planServiceUpdate(halfWay, target).map((s) => s.action)).toEqual([
+    expect(planServiceUpdate(halfWay, target).map((s) => s.op)).toEqual([
       "enablePooler",
-      "setEnvironment",
+      "setServiceEnvironment",
     ]);
   });
 
   it("resumes a paused service and leaves it running when paused becomes false", () => {
-    expect(
-      planServiceUpdate(observed({ paused: true }), want({ paused: false })).map((s) => s.action),
-    ).toEqual(["start"]);
+    expect(planServiceUpdate(observed({ paused: true }), want({ paused: false })).map((s) => s.op)).toEqual([
+      "startService",
+    ]);
   });
 });

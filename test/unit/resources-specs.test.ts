@@ -1,7 +1,7 @@
 /**
  * What every resource does alike, as one table over the four specs (no server): check names
  * each bad property once and fills in defaults; the diff table says which input replaces and
- * which changes in place (and with which planned action); drift and values unknown during
+ * which changes in place (and with which planned call, by operation id); drift and values unknown during
  * preview show as changes; hidden inputs never do; a failed terminal state forces a
  * replacement; ids parse in every documented form. What is particular to one resource lives
  * in its own `resources-<name>.test.ts`.
@@ -10,12 +10,16 @@ import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN } from "../../provider/kit/check";
 import { parseResourceId } from "../../provider/kit/ids";
 import type { ProviderImpl } from "../../provider/kit/lifecycle";
-import type { ResourceSpec } from "../../provider/kit/spec";
+import { type ResourceSpec, specOf } from "../../provider/kit/spec";
 import { PROVIDERS } from "../../provider/host";
-import { READ_REPLICA_SET_SPEC, planReplicaSetUpdate } from "../../provider/resources/read-replica-set";
-import { SERVICE_SPEC, planServiceUpdate } from "../../provider/resources/service";
-import { VPC_SPEC, planVpcUpdate } from "../../provider/resources/vpc";
-import { VPC_PEERING_SPEC } from "../../provider/resources/vpc-peering";
+import { READ_REPLICA_SET } from "../../provider/resources/read-replica-set/fields";
+import { planReplicaSet } from "../../provider/resources/read-replica-set/plan";
+import type { ResourceKind } from "../../provider/resources/registry";
+import { SERVICE } from "../../provider/resources/service/fields";
+import { planService } from "../../provider/resources/service/plan";
+import { VPC } from "../../provider/resources/vpc/fields";
+import { planVpc } from "../../provider/resources/vpc/plan";
+import { VPC_PEERING } from "../../provider/resources/vpc-peering/fields";
 
 type Props = Record<string, unknown>;
 
@@ -35,8 +39,8 @@ interface SpecCase {
   observed: Props;
   /** The resource's id. */
   id: string;
-  /** The update plan, as action names. */
-  plan?: (have: never, want: never) => Array<{ action: string }>;
+  /** The update plan: the operations its steps call. */
+  plan?: (have: never, want: never) => Array<{ op: string }>;
   /** Check rows: property, value, the one failure expected. */
   failures: Array<[string, unknown, RegExp]>;
   /** Several bad properties at once, and the failures (sorted). */
@@ -88,7 +92,7 @@ const serviceDefaults = {
 
 const CASES: SpecCase[] = [
   {
-    spec: SERVICE_SPEC,
+    spec: specOf(SERVICE),
     valid: service,
     checked: { ...service, ...serviceDefaults },
     observed: {
@@ -101,7 +105,7 @@ const CASES: SpecCase[] = [
       readReplicaSets: [],
     },
     id: "svc1",
-    plan: planServiceUpdate as SpecCase["plan"],
+    plan: planService as SpecCase["plan"],
     failures: [
       ["cpuMillis", -1000, /^cpuMillis: must be a multiple of 250 from 250 to 64000$/],
       ["cpuMillis", 1000.5, /^cpuMillis: must be a multiple of 250 from 250 to 64000$/],
@@ -142,14 +146,14 @@ const CASES: SpecCase[] = [
       ["projectId", "other", "UPDATE_REPLACE"],
     ],
     inPlace: [
-      ["cpuMillis", 2000, "UPDATE", ["resize"]],
-      ["memoryGbs", 8, "UPDATE", ["resize"]],
+      ["cpuMillis", 2000, "UPDATE", ["resizeService"]],
+      ["memoryGbs", 8, "UPDATE", ["resizeService"]],
       ["replicaCount", 1, "UPDATE", ["setHA"]],
-      ["environment", "PROD", "UPDATE", ["setEnvironment"]],
+      ["environment", "PROD", "UPDATE", ["setServiceEnvironment"]],
       ["password", "a-new-password", "ADD", ["updatePassword"]],
       ["connectionPooler", true, "UPDATE", ["enablePooler"]],
-      ["vpcId", "vpc-1", "ADD", ["attachToVPC"]],
-      ["paused", true, "UPDATE", ["stop"]],
+      ["vpcId", "vpc-1", "ADD", ["attachToVpc"]],
+      ["paused", true, "UPDATE", ["stopService"]],
       ["deletionProtection", true, "UPDATE", []],
       ["username", "app_owner", "UPDATE", []],
       ["databaseName", "orders", "UPDATE", []],
@@ -168,12 +172,12 @@ const CASES: SpecCase[] = [
     ],
   },
   {
-    spec: VPC_SPEC,
+    spec: specOf(VPC),
     valid: vpc,
     checked: { ...vpc, deletionProtection: false },
     observed: { vpcId: "vpc1", projectId: "proj", ...vpc },
     id: "vpc1",
-    plan: planVpcUpdate as SpecCase["plan"],
+    plan: planVpc as SpecCase["plan"],
     failures: [
       ["name", "", /^name: must not be empty$/],
       ["name", "  ", /^name: must not be empty$/],
@@ -193,7 +197,7 @@ const CASES: SpecCase[] = [
       ["projectId", "other", "UPDATE_REPLACE"],
     ],
     inPlace: [
-      ["name", "core-2", "UPDATE", ["rename"]],
+      ["name", "core-2", "UPDATE", ["renameVpc"]],
       ["deletionProtection", true, "UPDATE", []],
     ],
     drift: [[{ name: "renamed-by-hand" }, "name"]],
@@ -208,7 +212,7 @@ const CASES: SpecCase[] = [
     ],
   },
   {
-    spec: READ_REPLICA_SET_SPEC,
+    spec: specOf(READ_REPLICA_SET),
     valid: replicaSet,
     checked: {
       ...replicaSet,
@@ -226,7 +230,7 @@ const CASES: SpecCase[] = [
       connectionPooler: false,
     },
     id: "svc1/rrs1",
-    plan: planReplicaSetUpdate as SpecCase["plan"],
+    plan: planReplicaSet as SpecCase["plan"],
     failures: [
       ["nodes", -1, /^nodes: must be a whole number from 1 to 10$/],
       ["nodes", 0, /^nodes: must be a whole number from 1 to 10$/],
@@ -264,11 +268,11 @@ const CASES: SpecCase[] = [
       ["projectId", "other-project", "UPDATE_REPLACE"],
     ],
     inPlace: [
-      ["nodes", 3, "UPDATE", ["resize"]],
-      ["cpuMillis", 2000, "UPDATE", ["resize"]],
-      ["memoryGbs", 8, "UPDATE", ["resize"]],
-      ["environment", "PROD", "UPDATE", ["setEnvironment"]],
-      ["connectionPooler", true, "UPDATE", ["enablePooler"]],
+      ["nodes", 3, "UPDATE", ["resizeReplicaSet"]],
+      ["cpuMillis", 2000, "UPDATE", ["resizeReplicaSet"]],
+      ["memoryGbs", 8, "UPDATE", ["resizeReplicaSet"]],
+      ["environment", "PROD", "UPDATE", ["setReplicaSetEnvironment"]],
+      ["connectionPooler", true, "UPDATE", ["enableReplicaSetPooler"]],
       ["password", "the-service-password", "ADD", []],
       ["username", "reader", "UPDATE", []],
       ["databaseName", "orders", "UPDATE", []],
@@ -286,7 +290,7 @@ const CASES: SpecCase[] = [
     badIds: ["rrs1", "svc1/", "a/b/c/d", "/rrs1"].map((id) => [id, /<serviceId>\/<replicaSetId>/]),
   },
   {
-    spec: VPC_PEERING_SPEC,
+    spec: specOf(VPC_PEERING),
     valid: peering,
     checked: peering,
     observed: { peeringId: "pcx1", projectId: "proj", ...peering, provisionedId: "prov1", status: "active" },
@@ -322,7 +326,7 @@ const CASES: SpecCase[] = [
 ];
 
 describe.each(CASES.map((c) => [c.spec.typeName, c] as const))("%s", (_name, c) => {
-  const provider: ProviderImpl = PROVIDERS[c.spec.kind];
+  const provider: ProviderImpl = PROVIDERS[c.spec.kind as ResourceKind];
   const failuresOf = async (news: Props) =>
     ((await provider.check({}, news)).failures ?? []).map((f) => `${f.property}: ${f.reason}`);
   const checked = async (news: Props) => (await provider.check({}, news)).inputs as Props;
@@ -396,7 +400,7 @@ describe.each(CASES.map((c) => [c.spec.typeName, c] as const))("%s", (_name, c) 
         expect(result.replaces).toEqual([]);
         expect(result.detailedDiff).toEqual({ [property]: { kind, inputDiff: true } });
         const steps = c.plan!(c.observed as never, (await checked(news)) as never);
-        expect(steps.map((s) => s.action)).toEqual(actions);
+        expect(steps.map((s) => s.op)).toEqual(actions);
       });
 
       it("plans nothing when the observed resource matches (re-run safety)", async () => {

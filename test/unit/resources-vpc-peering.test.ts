@@ -7,7 +7,8 @@ import { MdbApiError } from "../../provider/client/errors";
 import type { VpcPeering as PeeringRecord } from "../../provider/client/schemas";
 import { configureRuntime, progress } from "../../provider/runtime";
 import { PartialFailure } from "../../provider/kit/partial";
-import { VpcPeeringOutputs, peeringOutputs } from "../../provider/resources/vpc-peering";
+import { readOutputs } from "../../provider/kit/field-table";
+import { VPC_PEERING, type VpcPeeringOutputs } from "../../provider/resources/vpc-peering/fields";
 import { PROVIDERS } from "../../provider/host";
 
 const impl = PROVIDERS["vpc-peering"];
@@ -54,7 +55,8 @@ describe("VpcPeering diff", () => {
 
 describe("VpcPeering outputs", () => {
   it("maps a record to camelCase outputs", () => {
-    const out = peeringOutputs(
+    const out = readOutputs(
+      VPC_PEERING,
       {
         id: "pcx1",
         peer_account_id: "acct-9",
@@ -64,10 +66,10 @@ describe("VpcPeering outputs", () => {
         error_message: "peer cannot be reached",
         provisioned_id: null,
       },
-      "vpc1",
-      "proj",
+      { projectId: "proj", vpcId: "vpc1" },
+      {},
     );
-    expect(out).toEqual(
+    expect(JSON.parse(JSON.stringify(out))).toEqual(
       observed({ status: "failed", errorMessage: "peer cannot be reached", provisionedId: undefined }),
     );
   });

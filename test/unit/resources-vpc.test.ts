@@ -6,7 +6,8 @@ import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type { Vpc as VpcRecord } from "../../provider/client/schemas";
 import { configureRuntime, progress } from "../../provider/runtime";
-import { VpcInputs, VpcOutputs, ipv4CidrProblem, planVpcUpdate } from "../../provider/resources/vpc";
+import { type VpcInputs, type VpcOutputs, ipv4CidrProblem } from "../../provider/resources/vpc/fields";
+import { planVpc } from "../../provider/resources/vpc/plan";
 import { PROVIDERS } from "../../provider/host";
 
 const impl = PROVIDERS.vpc;
@@ -76,8 +77,9 @@ describe("Vpc diff", () => {
     expect(result.changes).toBe(true);
     expect(result.replaces).toEqual([]);
     expect(result.detailedDiff).toEqual({ name: { kind: "UPDATE", inputDiff: true } });
-    expect(planVpcUpdate(observed(), await checked({ ...valid, name: "core-2" }))).toEqual([
-      { action: "rename", name: "core-2" },
+    const steps = planVpc(observed(), await checked({ ...valid, name: "core-2" }));
+    expect(steps.map((s) => ({ op: s.op, body: s.body }))).toEqual([
+      { op: "renameVpc", body: { name: "core-2" } },
     ]);
   });
 });
@@ -174,7 +176,7 @@ describe("Vpc CRUD (stubbed client)", () => {
     stub("getVpc", () => record());
     const rename = stub("renameVpc", () => record({ name: "core-2" }));
     const result = await impl.update("vpc1", observed() as never, { ...valid, name: "core-2" });
-    expect(rename.mock.calls[0]).toEqual(["proj", "vpc1", "core-2"]);
+    expect(rename.mock.calls[0]).toEqual(["proj", "vpc1", { name: "core-2" }]);
     expect(result.outs).toMatchObject({ name: "core-2" });
   });
 

@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
 import { HOST_MODULE, providerText } from "../../provider/kit/entry";
-import type { ResourceKind } from "../../provider/kit/spec";
+import type { ResourceKind } from "../../provider/resources/registry";
 import { PROVIDERS, providerOf } from "../../provider/host";
 
 const root = path.resolve(__dirname, "../..");
@@ -100,12 +100,16 @@ describe("state contract: module ids stored by earlier releases", () => {
     ["pulumi-managed-db/dist/provider/host", "provider/host.ts"],
     ...KINDS.map((kind) => [
       `pulumi-managed-db/dist/provider/resources/${kind}`,
-      `provider/resources/${kind}.ts`,
+      `provider/resources/${kind}/index.ts`,
     ]),
   ])("package.json exports %s exactly, to the build of %s", (id, source) => {
     const target = exportsMap[id.replace("pulumi-managed-db/", "./")];
     expect(target).toBe(`./dist/${source.replace(/\.ts$/, ".js")}`);
     expect(fs.existsSync(path.join(root, source))).toBe(true);
+    // The fallback 0.1.0 stored: the module's path without the package name resolves too.
+    expect(require.resolve(path.join(root, id.replace("pulumi-managed-db/", "")))).toBe(
+      path.join(root, `dist/${source.replace(/\.ts$/, ".js")}`),
+    );
   });
 
   it.each(KINDS)(

@@ -1,16 +1,16 @@
 /**
  * How a `ReadReplicaSet` settles and changes in place. The API has no GET of one set: every
  * look goes through its service's list. The plan from the observed set to the desired inputs
- * is pure; its run waits after the asynchronous resize.
+ * is pure: steps named by the operations they call, which the kit makes (`kit/steps.ts`).
  */
 import type { MdbApi } from "../../client/api";
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import type { ResourceRef } from "../../kit/ids";
 import type { OpContext } from "../../kit/spec";
-import { PollVerdict, judgeUntil, sendAndSettle, waitUntil } from "../../kit/wait";
-import { progress } from "../../runtime";
-import type { ReadReplicaSetInputs, ReadReplicaSetOutputs } from "./args";
+import type { Step } from "../../kit/steps";
+import { PollVerdict, judgeUntil, waitUntil } from "../../kit/wait";
+import type { ReadReplicaSetInputs, ReadReplicaSetOutputs } from "./fields";
 
 /** Where a set lives. */
 export type ReplicaSetRef = ResourceRef<"serviceId" | "replicaSetId">;
@@ -58,62 +58,39 @@ export function waitForActive(
   );
 }
 
-/** One API action of an update, in execution order. */
-export type ReplicaSetStep =
-  | { action: "resize"; nodes: number; cpuMillis: number; memoryGbs: number }
-  | { action: "enablePooler" }
-  | { action: "disablePooler" }
-  | { action: "setEnvironment"; environment: "PROD" | "DEV" };
-
-/**
- * The API actions that bring the observed set `have` to the desired `want`, in this fixed
- * order: resize (nodes, CPU and memory in one call; the set must be active again before the
- * pooler can change), pooler, environment. Each is planned only if the observed state
- * differs, so re-running after a failure half-way finishes the job.
- */
-export function planReplicaSetUpdate(
-  have: ReadReplicaSetOutputs,
-  want: ReadReplicaSetInputs,
-): ReplicaSetStep[] {
-  const steps: ReplicaSetStep[] = [];
-  if (have.nodes !== want.nodes || have.cpuMillis !== want.cpuMillis || have.memoryGbs !== want.memoryGbs)
-    steps.push({ action: "resize", nodes: want.nodes, cpuMillis: want.cpuMillis, memoryGbs: want.memoryGbs });
-  if (have.connectionPooler !== want.connectionPooler)
-    steps.push({ action: want.connectionPooler ? "enablePooler" : "disablePooler" });
-  if (have.environment !== want.environment)
-    steps.push({ action: "setEnvironment", environment: want.environment });
-  return steps;
+/** `2×1000m/4GB`: nodes, CPU and memory of each. */
+function size(nodes: number, cpuMillis: number, memoryGbs: number): string {
+  return `${nodes}×${cpuMillis}m/${memoryGbs}GB`;
 }
 
-/** Carries out `steps` on a set, waiting after the asynchronous resize until the sizes show. */
-export async function runReplicaSetSteps(
-  ctx: OpContext<"serviceId" | "replicaSetId">,
-  steps: ReplicaSetStep[],
-): Promise<void> {
-  const { api } = ctx;
-  const { projectId, serviceId, replicaSetId } = ctx.ref;
-  for (const step of steps) {
-    progress(`read replica set ${replicaSetId}: ${step.action}`);
-    switch (step.action) {
-      case "resize": {
-        const sizes = { nodes: step.nodes, cpuMillis: step.cpuMillis, memoryGbs: step.memoryGbs };
-        await sendAndSettle<ReplicaSetRecord>(
-          `read replica set ${replicaSetId}`,
-          () => api.resizeReplicaSet(projectId, serviceId, replicaSetId, sizes),
-          (until) => waitForActive(ctx, until),
-          (r) => r.nodes === step.nodes && r.cpu_millis === step.cpuMillis && r.memory_gbs === step.memoryGbs,
-        );
-        break;
-      }
-      case "enablePooler":
-        await api.enableReplicaSetPooler(projectId, serviceId, replicaSetId);
-        break;
-      case "disablePooler":
-        await api.disableReplicaSetPooler(projectId, serviceId, replicaSetId);
-        break;
-      case "setEnvironment":
-        await api.setReplicaSetEnvironment(projectId, serviceId, replicaSetId, step.environment);
-        break;
-    }
-  }
+/**
+ * The calls that bring the observed set `have` to the desired `want`, in this fixed order:
+ * resizeReplicaSet (nodes, CPU and memory in one call; it takes the set through `resizing`, and
+ * the set must be active again before the pooler can change), the pooler, the environment.
+ * Each is planned only if the observed state differs, so re-running after a failure half-way
+ * finishes the job.
+ */
+export function planReplicaSet(
+  have: ReadReplicaSetOutputs,
+  want: ReadReplicaSetInputs,
+): Step<ReplicaSetRecord>[] {
+  const steps: Step<ReplicaSetRecord>[] = [];
+  const { nodes, cpuMillis, memoryGbs } = want;
+  if (have.nodes !== nodes || have.cpuMillis !== cpuMillis || have.memoryGbs !== memoryGbs)
+    steps.push({
+      op: "resizeReplicaSet",
+      body: { nodes, cpuMillis, memoryGbs },
+      detail: `${size(have.nodes, have.cpuMillis, have.memoryGbs)} → ${size(nodes, cpuMillis, memoryGbs)}`,
+      effect: "restart",
+      settle: { until: (r) => r.nodes === nodes && r.cpu_millis === cpuMillis && r.memory_gbs === memoryGbs },
+    });
+  if (have.connectionPooler !== want.connectionPooler)
+    steps.push({ op: want.connectionPooler ? "enableReplicaSetPooler" : "disableReplicaSetPooler" });
+  if (have.environment !== want.environment)
+    steps.push({
+      op: "setReplicaSetEnvironment",
+      body: { environment: want.environment },
+      detail: `${have.environment ?? "DEV"} → ${want.environment}`,
+    });
+  return steps;
 }

@@ -5,45 +5,12 @@
  */
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
 import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/connection";
-import { endpointOf } from "../../kit/outputs";
-import { keptSettings } from "../../kit/settings";
 import { resourceProvider } from "../../kit/lifecycle";
-import type { OpContext, ResourceOps } from "../../kit/spec";
+import type { CallWords, OpContext, ResourceOps } from "../../kit/spec";
 import { PollVerdict, waitUntil } from "../../kit/wait";
 import { progress } from "../../runtime";
-import type { ReadReplicaSetInputs, ReadReplicaSetOutputs } from "./args";
-import { REPLICA_SET_CALLS } from "./calls";
-import {
-  ReplicaSetStep,
-  findReplicaSet,
-  planReplicaSetUpdate,
-  runReplicaSetSteps,
-  waitForActive,
-} from "./plan";
-import { READ_REPLICA_SET_SPEC } from "./spec";
-
-/** The outputs a replica set record shows; the record does not name its service nor project. */
-export function replicaSetOutputs(
-  record: ReplicaSetRecord,
-  serviceId: string,
-  projectId: string,
-): ReadReplicaSetOutputs {
-  const env = record.metadata?.environment;
-  return {
-    replicaSetId: record.id,
-    serviceId,
-    projectId,
-    name: record.name,
-    status: record.status,
-    nodes: record.nodes,
-    cpuMillis: record.cpu_millis,
-    memoryGbs: record.memory_gbs,
-    environment: env === "PROD" ? "PROD" : "DEV",
-    connectionPooler: !!record.connection_pooler,
-    endpoint: endpointOf(record.endpoint),
-    poolerEndpoint: endpointOf(record.connection_pooler?.endpoint),
-  };
-}
+import { READ_REPLICA_SET, type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
+import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 
 /** Waits until the service is READY: a set can only be created on a running, settled service. */
 function waitForServiceReady({ api, ref, deadline }: OpContext<"serviceId" | "replicaSetId">) {
@@ -68,40 +35,50 @@ type Ops = ResourceOps<
   ReadReplicaSetInputs,
   ReadReplicaSetOutputs,
   ReplicaSetRecord,
-  "serviceId" | "replicaSetId",
-  ReplicaSetStep
+  "serviceId" | "replicaSetId"
 >;
 
-/** Inputs of a set that only the stack keeps: the credentials its `connectionUri` names. */
-const REPLICA_SET_SETTINGS = ["password", "username", "databaseName"] as const;
-
-/** The set's outputs with the credentials kept and the URI they make with its endpoint. */
+/** The set's credentials (defaults filled in) and the URI they make with its endpoint. */
 function withConnection(
   outs: ReadReplicaSetOutputs,
   kept: Partial<ReadReplicaSetOutputs>,
-): ReadReplicaSetOutputs {
+): Partial<ReadReplicaSetOutputs> {
   const credentials = {
     username: kept.username ?? DEFAULT_USERNAME,
     databaseName: kept.databaseName ?? DEFAULT_DATABASE_NAME,
     password: kept.password,
   };
   const target = targetAt(outs.endpoint, credentials);
-  return {
-    ...outs,
-    ...credentials,
-    connectionUri: target && postgresUri(target),
-  };
+  return { ...credentials, connectionUri: target && postgresUri(target) };
 }
+
+/** A `ReadReplicaSet`'s create and delete in the words of the preview line. */
+const REPLICA_SET_CALLS: CallWords<ReadReplicaSetInputs, ReadReplicaSetOutputs> = {
+  runs: true,
+  create: (want) => ({
+    op: "createReplicaSet",
+    detail: `${want.name} ${want.nodes}×${want.cpuMillis}m/${want.memoryGbs}GB`,
+  }),
+  // The create carries name and sizes; a new set has no pooler and its service's environment.
+  async created(want, lookups) {
+    const { api, projectId } = await lookups();
+    const service = await api.getService(projectId, want.serviceId);
+    return {
+      ...want,
+      connectionPooler: false,
+      environment: service.metadata?.environment === "PROD" ? "PROD" : "DEV",
+    } as ReadReplicaSetOutputs;
+  },
+  remove: () => [{ op: "deleteReplicaSet" }],
+};
 
 const READ_REPLICA_SET_OPS: Ops = {
   find: findReplicaSet,
   recordId: (record) => record.id,
-  outputs: (record, ref, memory) =>
-    withConnection(replicaSetOutputs(record, ref.serviceId, ref.projectId), memory),
-  remember: ({ olds, want }) => keptSettings(REPLICA_SET_SETTINGS, { olds, want }),
+  derive: withConnection,
   settle: (ctx, record) => (record.status === "active" ? Promise.resolve(record) : waitForActive(ctx)),
-  plan: planReplicaSetUpdate,
-  run: (ctx, steps) => runReplicaSetSteps(ctx, steps),
+  waitFor: (ctx, _target, until) => waitForActive(ctx, until),
+  plan: planReplicaSet,
   create: {
     what: (want) => `read replica set ${want.name}`,
     list: ({ api, ref }) => api.listReplicaSets(ref.projectId, ref.serviceId),
@@ -135,8 +112,8 @@ const READ_REPLICA_SET_OPS: Ops = {
     },
   },
   calls: REPLICA_SET_CALLS,
-  remove: (api, ref) => api.deleteReplicaSet(ref.projectId, ref.serviceId, ref.replicaSetId),
+  remove: "deleteReplicaSet",
 };
 
-/** The provider functions of `ReadReplicaSet`, as the dispatch map in `../../host.ts` holds them. */
-export const READ_REPLICA_SET_PROVIDER = resourceProvider(READ_REPLICA_SET_SPEC, READ_REPLICA_SET_OPS);
+/** The provider functions of `ReadReplicaSet`, as the registry holds them. */
+export const PROVIDER = resourceProvider(READ_REPLICA_SET, READ_REPLICA_SET_OPS);

@@ -4,41 +4,15 @@
  * snapshot. Its name is deterministic (and holds the service's id), so a delete that failed
  * half-way and runs again finds the fork it made instead of making a second one.
  */
-import { z } from "zod";
-import type { Service as ServiceRecord } from "../../client/schemas";
+import { NAME_LENGTH, type Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
-import { cpuMillisField, memoryGbsField, resourceName } from "../../kit/fields";
 import type { OpContext, Props } from "../../kit/spec";
 import { progress } from "../../runtime";
+import type { FinalForkOptions } from "./fields";
 import { waitForService } from "./plan";
 
-/** Sizes and name of a final fork; each defaults as described. */
-export interface FinalForkOptions {
-  /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters). */
-  name?: string;
-  /** CPU of the fork in milli-cores. Default: the service's. */
-  cpuMillis?: number;
-  /** Memory of the fork in GiB. Default: the service's. */
-  memoryGbs?: number;
-}
-
-/** `finalFork`: `false` (default), `true`, or the options of the fork. */
-export const finalForkField = z
-  .union(
-    [
-      z.boolean(),
-      z.strictObject({
-        name: resourceName.optional(),
-        cpuMillis: cpuMillisField.optional(),
-        memoryGbs: memoryGbsField.optional(),
-      }),
-    ],
-    { message: "must be true, false or { name?, cpuMillis?, memoryGbs? }" },
-  )
-  .default(false);
-
 /** The longest name the API takes. */
-const NAME_LIMIT = 128;
+const NAME_LIMIT = NAME_LENGTH.max as number;
 
 /** `<service name>-final-<service id>`, the service name cut so the whole fits the API's limit. */
 export function finalForkName(serviceName: string, serviceId: string): string {
@@ -91,7 +65,7 @@ export async function takeFinalFork(ctx: OpContext<"serviceId">, props: Props): 
     await runnable(ctx, source);
     progress(`service ${serviceId}: taking its final fork "${name}" (LAST_SNAPSHOT) before deleting it`);
     fork = await api.forkService(projectId, serviceId, {
-      strategy: "LAST_SNAPSHOT",
+      forkStrategy: "LAST_SNAPSHOT",
       name,
       cpuMillis: options.cpuMillis,
       memoryGbs: options.memoryGbs,

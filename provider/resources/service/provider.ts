@@ -3,18 +3,15 @@
  * service is created (or forked) once, waited for until READY, then given what the create
  * call cannot carry (HA sync replicas, VPC, pooler, password, pause) by its update plan.
  */
-import type { Service as ServiceRecord } from "../../client/schemas";
+import { ADDONS_OF_TYPE, type Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import { resourceProvider } from "../../kit/lifecycle";
-import { keptSettings } from "../../kit/settings";
-import type { OpContext, ResourceOps } from "../../kit/spec";
-import type { ServiceInputs } from "./args";
-import { SERVICE_CALLS } from "./calls";
-import { type ServiceState, serviceConnection } from "./connection";
-import { takeFinalFork } from "./final-fork";
-import { SERVICE_SETTINGS, serviceOutputs } from "./outputs";
-import { ServiceStep, planServiceUpdate, runServiceSteps, waitForService } from "./plan";
-import { SERVICE_SPEC } from "./spec";
+import type { PlannedCall } from "../../kit/preview";
+import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
+import { serviceConnection } from "./connection";
+import { finalForkName, finalForkOptions, takeFinalFork } from "./final-fork";
+import { SERVICE, type ServiceInputs, type ServiceOutputs } from "./fields";
+import { planService, waitForService } from "./plan";
 import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 
 /** Fails before forking when the source does not exist or differs in type or region. */
@@ -36,39 +33,87 @@ async function checkForkSource({ api, ref }: OpContext<"serviceId">, want: Servi
 function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): Promise<ServiceRecord> {
   if (want.forkFrom) {
     return api.forkService(want.forkFrom.projectId ?? ref.projectId, want.forkFrom.serviceId, {
-      strategy: want.forkFrom.strategy,
+      forkStrategy: want.forkFrom.strategy,
       targetTime: want.forkFrom.targetTime,
       name: want.name,
       cpuMillis: want.cpuMillis,
       memoryGbs: want.memoryGbs,
-      environment: want.environment,
+      environmentTag: want.environment,
     });
   }
   return api.createService(ref.projectId, {
+    name: want.name,
+    addons: ADDONS_OF_TYPE[want.serviceType],
+    regionCode: want.regionCode,
+    cpuMillis: want.cpuMillis,
+    memoryGbs: want.memoryGbs,
+    replicaCount: want.replicaCount,
+    environmentTag: want.environment,
+  });
+}
+
+/** `1000m/4GB`. */
+function size(cpuMillis: number, memoryGbs: number): string {
+  return `${cpuMillis}m/${memoryGbs}GB`;
+}
+
+/**
+ * The outputs of a service just created (or forked) from `want`: the create call carries
+ * name, type, region, size, HA replica count and environment (a fork: name, size and
+ * environment, with no HA replicas); the service starts READY with no synchronous replica,
+ * no pooler, no VPC and its initial password.
+ */
+function createdService(want: ServiceInputs): ServiceOutputs {
+  return {
     name: want.name,
     serviceType: want.serviceType,
     regionCode: want.regionCode,
     cpuMillis: want.cpuMillis,
     memoryGbs: want.memoryGbs,
-    replicaCount: want.replicaCount,
+    replicaCount: want.forkFrom ? 0 : want.replicaCount,
+    syncReplicaCount: 0,
     environment: want.environment,
-  });
+    connectionPooler: false,
+    paused: false,
+  } as ServiceOutputs;
 }
 
-const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serviceId", ServiceStep> = {
+/** The calls of a delete: the final fork first when the state asks for one (starting a paused service). */
+function removeService(olds: Props): PlannedCall[] {
+  const fork = finalForkOptions(olds.finalFork);
+  if (!fork) return [{ op: "deleteService" }];
+  const name = fork.name ?? finalForkName(String(olds.name), String(olds.serviceId));
+  return [
+    ...(olds.paused === true ? [{ op: "startService", effect: "start" } as const] : []),
+    { op: "forkService", detail: `${name} (final fork)` },
+    { op: "deleteService" },
+  ];
+}
+
+/** A service's create and delete in the words of the preview line. */
+const SERVICE_CALLS: CallWords<ServiceInputs, ServiceOutputs> = {
+  runs: true,
+  create: (want) =>
+    want.forkFrom
+      ? {
+          op: "forkService",
+          detail: `${want.name} from ${want.forkFrom.serviceId} (${want.forkFrom.strategy})`,
+        }
+      : { op: "createService", detail: `${want.name} ${size(want.cpuMillis, want.memoryGbs)}` },
+  created: createdService,
+  remove: removeService,
+};
+
+const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "serviceId"> = {
   async find(api, ref) {
     const record = await unlessGone(api.getService(ref.projectId, ref.serviceId));
     return record?.status === "DELETED" ? undefined : record;
   },
   recordId: (record) => record.service_id,
-  outputs: (record, _ref, memory) => {
-    const outs = serviceOutputs(record, memory);
-    return { ...outs, ...serviceConnection(outs, memory) };
-  },
+  derive: serviceConnection,
   // The password is known once set through this resource; the initial one only from the
   // create's answer; the fork source as the program gave it (the record knows only its ids).
   remember: ({ olds, want, created }) => ({
-    ...keptSettings(SERVICE_SETTINGS, { olds, want }),
     password: olds?.password as string | undefined,
     initialPassword: created ? created.initial_password : (olds?.initialPassword as string | undefined),
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),
@@ -77,8 +122,8 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serv
     record.status === "READY" || record.status === "PAUSED"
       ? Promise.resolve(record)
       : waitForService(ctx, record.paused ? "PAUSED" : "READY"),
-  plan: planServiceUpdate,
-  run: runServiceSteps,
+  waitFor: (ctx, target, until) => waitForService(ctx, target === "PAUSED" ? "PAUSED" : "READY", until),
+  plan: planService,
   verify: verifyServiceVpc,
   create: {
     what: (want) => `service ${want.name}`,
@@ -105,8 +150,8 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceState, ServiceRecord, "serv
   },
   calls: SERVICE_CALLS,
   beforeRemove: takeFinalFork,
-  remove: (api, ref) => api.deleteService(ref.projectId, ref.serviceId),
+  remove: "deleteService",
 };
 
-/** The provider functions of `Service`, as the dispatch map in `../../host.ts` holds them. */
-export const SERVICE_PROVIDER = resourceProvider(SERVICE_SPEC, SERVICE_OPS);
+/** The provider functions of `Service`, as the registry holds them. */
+export const PROVIDER = resourceProvider(SERVICE, SERVICE_OPS);

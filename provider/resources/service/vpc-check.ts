@@ -8,7 +8,7 @@ import type { MdbApi } from "../../client/api";
 import { unlessGone } from "../../kit/delete";
 import { isUnknown } from "../../kit/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
-import type { ServiceInputs } from "./args";
+import type { ServiceInputs } from "./fields";
 
 /** Why the service cannot attach to VPC `vpcId` (a rule on `vpcId`), or undefined when it can. */
 export async function vpcProblem(

@@ -1,0 +1,26 @@
+/**
+ * `ReadReplicaSet`, the resource class, registered from its field table (`fields.ts`).
+ *
+ * STATE CONTRACT (see `../../kit/entry.ts`): stacks written by 0.1.0 load this module,
+ * `dist/provider/resources/read-replica-set`, and call its `impl`. Never move, rename or remove it.
+ */
+import { legacyEntry } from "../../kit/entry";
+import type { ArgsOf } from "../../kit/field-table";
+import type { ProviderImpl } from "../../kit/lifecycle";
+import { resourceClass } from "../../kit/register";
+import { READ_REPLICA_SET, type READ_REPLICA_SET_FIELDS } from "./fields";
+
+/** The provider of 0.1.0 stacks (see above). */
+export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+
+/** Inputs of a {@link ReadReplicaSet}. */
+export type ReadReplicaSetArgs = ArgsOf<typeof READ_REPLICA_SET_FIELDS>;
+
+/**
+ * A read replica set of a service. Creation waits until the service is READY and the set is
+ * active. The Pulumi id is `serviceId/replicaSetId`; import with that id (or
+ * `projectId/serviceId/replicaSetId`).
+ */
+export const ReadReplicaSet = resourceClass(READ_REPLICA_SET);
+/** A {@link ReadReplicaSet} resource. */
+export type ReadReplicaSet = InstanceType<typeof ReadReplicaSet>;

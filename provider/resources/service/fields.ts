@@ -1,0 +1,301 @@
+/**
+ * `Service`, declared: its field table (every input and output once; the row's doc comment is
+ * its documentation) and its facts. Type, region and fork source replace it (and so does the
+ * name: the API cannot rename a service); sizes, HA, environment, password, pooler, VPC and
+ * pause change in place by the calls each row names (`plan.ts` makes them).
+ */
+import { z } from "zod";
+import { FORK_STRATEGIES, SERVICE_TYPES, type Service as ServiceRecord } from "../../client/schemas";
+import type { PgEnv } from "../../kit/connection";
+import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
+import { type EndpointOutput, endpointOf } from "../../kit/outputs";
+import { DATABASE_NAME_ROW, DELETION_PROTECTION_ROW, PROJECT_ID_ROW, USERNAME_ROW } from "../../kit/rows";
+import {
+  cpuMillisField,
+  environmentField,
+  flagField,
+  haReplicasField,
+  memoryGbsField,
+  nonEmpty,
+  passwordField,
+  resourceName,
+} from "../../kit/rules";
+
+const { input, name, output, setting } = rowsOf<ServiceRecord>();
+
+/** Where a forked service comes from. */
+const forkFromField = z
+  .strictObject({
+    /** Id of the service to fork. */
+    serviceId: nonEmpty,
+    /** Project of that service; the fork's project when absent. */
+    projectId: nonEmpty.optional(),
+    /** `LAST_SNAPSHOT`, `NOW` or `PITR` (point in time, needs `targetTime`). */
+    strategy: z.enum(FORK_STRATEGIES),
+    /** ISO 8601 date-time to fork at; required with `PITR`, refused otherwise. */
+    targetTime: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine((f, ctx) => {
+    if (f.strategy === "PITR" && !f.targetTime)
+      ctx.addIssue({ code: "custom", path: ["targetTime"], message: "is required when strategy is PITR" });
+    if (f.strategy !== "PITR" && f.targetTime)
+      ctx.addIssue({
+        code: "custom",
+        path: ["targetTime"],
+        message: "is only allowed when strategy is PITR",
+      });
+  });
+
+/** Where a forked service comes from. Changing any of it replaces the service. */
+export type ForkFrom = z.output<typeof forkFromField>;
+
+/** `finalFork`: `false` (default), `true`, or the sizes and name of the fork. */
+const finalForkField = z
+  .union(
+    [
+      z.boolean(),
+      z.strictObject({
+        /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters). */
+        name: resourceName.optional(),
+        /** CPU of the fork in milli-cores. Default: the service's. */
+        cpuMillis: cpuMillisField.optional(),
+        /** Memory of the fork in GiB. Default: the service's. */
+        memoryGbs: memoryGbsField.optional(),
+      }),
+    ],
+    { message: "must be true, false or { name?, cpuMillis?, memoryGbs? }" },
+  )
+  .default(false);
+
+/** Sizes and name of a final fork; each defaults as described. */
+export type FinalForkOptions = Exclude<z.output<typeof finalForkField>, boolean>;
+
+/** Compute allocated to the service. */
+export interface ResourceOutput {
+  /** Id of the allocation. */
+  id: string;
+  /** CPU in milli-cores. */
+  cpuMillis: number;
+  /** Memory in GiB. */
+  memoryGbs: number;
+  /** Storage volume type, when the API says. */
+  volumeType?: string;
+}
+
+/** The field table of {@link Service}. */
+export const SERVICE_FIELDS = {
+  /** Id of the service. */
+  serviceId: output<string>({ stable: true, fromId: true, read: (r) => r.service_id }),
+  /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
+  projectId: PROJECT_ID_ROW,
+  /**
+   * Name of the service, 1 to 128 characters. Default: the Pulumi resource name plus a suffix derived from the
+   * project, stack and resource name (stable, so a re-run finds a service an interrupted run
+   * created). Change: replace (the API cannot rename a service).
+   */
+  name: name(resourceName, { replace: "the API cannot rename a service" }, { read: (r) => r.name }),
+  /** `TIMESERIESDB`, `POSTGRES` or `VECTOR`. Change: replace. */
+  serviceType: input(z.enum(SERVICE_TYPES), { replace: true }, { read: (r) => r.service_type }),
+  /** Region code, e.g. `us-east-1`. Change: replace. */
+  regionCode: input(nonEmpty, { replace: true }, { read: (r) => r.region_code }),
+  /** CPU in milli-cores: a multiple of 250 from 250 to 64000. Change: in place (resizeService). */
+  cpuMillis: input(
+    cpuMillisField,
+    { update: ["resizeService"] },
+    { read: (r) => r.resources?.[0]?.spec?.cpu_millis ?? 0 },
+  ),
+  /** Memory in GiB: 1 to 1024. Change: in place (resizeService). */
+  memoryGbs: input(
+    memoryGbsField,
+    { update: ["resizeService"] },
+    { read: (r) => r.resources?.[0]?.spec?.memory_gbs ?? 0 },
+  ),
+  /** Number of HA replicas, 0..2. Default 0. Change: in place (setHA). */
+  replicaCount: input(
+    haReplicasField,
+    { update: ["setHA"] },
+    { read: (r) => r.ha_replicas?.replica_count ?? 0 },
+  ),
+  /** How many HA replicas are synchronous, 0..replicaCount. Default 0. Change: in place (setHA). */
+  syncReplicaCount: input(
+    haReplicasField,
+    { update: ["setHA"] },
+    { read: (r) => r.ha_replicas?.sync_replica_count ?? 0 },
+  ),
+  /** `PROD` or `DEV`. Default `DEV`. Change: in place (setServiceEnvironment). */
+  environment: input(
+    environmentField,
+    { update: ["setServiceEnvironment"] },
+    { read: (r) => (r.metadata?.environment === "PROD" ? "PROD" : "DEV") },
+  ),
+  /** Password of the service (secret, 8+ characters). Default: keep the initial password. Change: in place (updatePassword). */
+  // Removing the input stops managing the password; it does not unset it.
+  password: input(
+    passwordField.optional(),
+    { update: ["updatePassword"] },
+    { secret: true, equals: (d, o) => d === undefined || d === o },
+  ),
+  /** Whether the connection pooler is on. Default false. Change: in place (enablePooler / disablePooler). */
+  connectionPooler: input(
+    flagField(false),
+    { update: ["enablePooler", "disablePooler"] },
+    { read: (r) => !!r.connection_pooler },
+  ),
+  /**
+   * VPC to attach the service to, in the service's region. Checked before anything is created
+   * (at preview too, when the id is known): a VPC that does not exist or is in another region
+   * fails. Change: in place (detachFromVpc old, attachToVpc new).
+   */
+  vpcId: input(
+    nonEmpty.optional(),
+    { update: ["detachFromVpc", "attachToVpc"] },
+    { read: (r) => r.vpcEndpoint?.vpc_id ?? undefined },
+  ),
+  /** Whether the service is paused. Default false. Change: in place (stopService / startService). */
+  paused: input(
+    flagField(false),
+    { update: ["stopService", "startService"] },
+    { read: (r) => r.paused ?? r.status === "PAUSED" },
+  ),
+  /** Create the service as a fork of another. Change: replace. */
+  forkFrom: input(
+    forkFromField.optional(),
+    { replace: true },
+    {
+      read: (r) =>
+        r.forked_from?.service_id
+          ? ({ serviceId: r.forked_from.service_id, projectId: r.forked_from.project_id } as ForkFrom)
+          : undefined,
+      // Strategy and time only matter at creation; an imported fork knows only its source.
+      equals: (d, o) => {
+        const want = d as ForkFrom | undefined;
+        const have = o as ForkFrom | undefined;
+        if (!want || !have) return want === have;
+        return (
+          want.serviceId === have.serviceId &&
+          (have.strategy === undefined || want.strategy === have.strategy) &&
+          (have.targetTime === undefined || want.targetTime === have.targetTime)
+        );
+      },
+    },
+  ),
+  /**
+   * While true, deleting the service (`pulumi destroy`, a replacement, removing it from the
+   * program) fails before any API call. Default false. Change: in place, no API call; to
+   * delete a protected service, set it false and run `pulumi up` first.
+   */
+  deletionProtection: DELETION_PROTECTION_ROW,
+  /**
+   * Database user the connection outputs name. Default `tsdbadmin`, the user the service is
+   * created with. Change: in place, no API call (only the URIs change).
+   */
+  username: USERNAME_ROW,
+  /**
+   * Database the connection outputs name. Default `tsdb`, the database the service is created
+   * with. Change: in place, no API call (only the URIs change).
+   */
+  databaseName: DATABASE_NAME_ROW,
+  /**
+   * Fork the service before deleting it: `true`, or the fork's `{ name?, cpuMillis?, memoryGbs? }`.
+   * The delete (`pulumi destroy`, a replacement, removing the service from the program) first
+   * forks the last snapshot, waits until the fork is READY and prints its id, then deletes. The
+   * fork is left outside the stack, like a final snapshot. Default false. Change: in place, no
+   * API call; the value the last `pulumi up` recorded is the one a delete uses.
+   */
+  finalFork: setting(finalForkField),
+  /** Status of the service (READY, PAUSED, ...). */
+  status: output<string>({ read: (r) => r.status }),
+  /** Creation time (ISO 8601). */
+  created: output<string | undefined>({ stable: true, read: (r) => r.created }),
+  /** Host and port of the database. */
+  endpoint: output<EndpointOutput | undefined>({ read: (r) => endpointOf(r.endpoint) }),
+  /** Host and port of the connection pooler, while enabled. */
+  poolerEndpoint: output<EndpointOutput | undefined>({
+    read: (r) => endpointOf(r.connection_pooler?.endpoint),
+  }),
+  /** VPC endpoint, while attached. */
+  vpcEndpoint: output<{ host?: string; port?: number; vpcId?: string } | undefined>({
+    read: (r) =>
+      r.vpcEndpoint
+        ? { host: r.vpcEndpoint.host, port: r.vpcEndpoint.port, vpcId: r.vpcEndpoint.vpc_id }
+        : undefined,
+  }),
+  /** Compute allocated. */
+  resources: output<ResourceOutput[]>({
+    read: (r) =>
+      (r.resources ?? []).map((x) => ({
+        id: x.id,
+        cpuMillis: x.spec.cpu_millis,
+        memoryGbs: x.spec.memory_gbs,
+        volumeType: x.spec.volume_type,
+      })),
+  }),
+  /** HA configuration as the API reports it. */
+  haReplicas: output<{ replicaCount?: number; syncReplicaCount?: number } | undefined>({
+    read: (r) =>
+      r.ha_replicas
+        ? { replicaCount: r.ha_replicas.replica_count, syncReplicaCount: r.ha_replicas.sync_replica_count }
+        : undefined,
+  }),
+  /** Where a fork came from, as the API reports it. */
+  forkedFrom: output<{ projectId?: string; serviceId?: string; isStandby?: boolean } | undefined>({
+    read: (r) =>
+      r.forked_from
+        ? {
+            projectId: r.forked_from.project_id,
+            serviceId: r.forked_from.service_id,
+            isStandby: r.forked_from.is_standby,
+          }
+        : undefined,
+  }),
+  /** Read replica sets of the service. */
+  readReplicaSets: output<Array<{ id: string; name: string; status: string; nodes: number }>>({
+    read: (r) =>
+      (r.read_replica_sets ?? []).map((x) => ({ id: x.id, name: x.name, status: x.status, nodes: x.nodes })),
+  }),
+  /** Password the service was created with (secret); only known for services this stack created. */
+  initialPassword: output<string | undefined>({ secret: true }),
+  /**
+   * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the service (secret), with the
+   * current password: `password` when set, else the initial one. Undefined for a service
+   * imported without `password` (the stack does not know its password).
+   */
+  connectionUri: output<string | undefined>({ secret: true }),
+  /** The same URI through the connection pooler, while it is on (secret). */
+  poolerConnectionUri: output<string | undefined>({ secret: true }),
+  /** The same URI through the VPC endpoint, while the service is attached to a VPC (secret). */
+  vpcConnectionUri: output<string | undefined>({ secret: true }),
+  /**
+   * The libpq environment for the service's endpoint (secret): `PGHOST`, `PGPORT`, `PGUSER`,
+   * `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE` (`require`). Undefined when `connectionUri` is.
+   */
+  pgEnv: output<PgEnv | undefined>({ secret: true }),
+};
+
+/**
+ * A managed database service. Waits until the service is READY (or PAUSED) before
+ * reporting outputs. `password`, `initialPassword` and the connection outputs
+ * (`connectionUri`, `poolerConnectionUri`, `vpcConnectionUri`, `pgEnv`) are secret outputs.
+ */
+export const SERVICE: ResourceDefinition<typeof SERVICE_FIELDS, "serviceId"> = {
+  kind: "service",
+  typeName: "Service",
+  label: "service",
+  summary: "A managed database service.",
+  id: { label: "service", parts: ["serviceId"] },
+  naming: "generated",
+  fields: SERVICE_FIELDS,
+  refine: (s, ctx) => {
+    if (s.syncReplicaCount > s.replicaCount)
+      ctx.addIssue({
+        code: "custom",
+        path: ["syncReplicaCount"],
+        message: `must not exceed replicaCount (${s.replicaCount})`,
+      });
+  },
+};
+
+/** Inputs of a service after check. */
+export type ServiceInputs = InputsOf<typeof SERVICE_FIELDS>;
+/** Outputs of a service, as the provider reports them. */
+export type ServiceOutputs = OutputsOf<typeof SERVICE_FIELDS>;

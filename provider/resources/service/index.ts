@@ -1,0 +1,33 @@
+/**
+ * `Service`, the resource class, registered from its field table (`fields.ts`).
+ *
+ * STATE CONTRACT (see `../../kit/entry.ts`): stacks written by 0.1.0 load this module,
+ * `dist/provider/resources/service`, and call its `impl`. Never move, rename or remove it.
+ */
+import { legacyEntry } from "../../kit/entry";
+import type * as pulumi from "@pulumi/pulumi";
+import type { ArgsOf } from "../../kit/field-table";
+import type { ProviderImpl } from "../../kit/lifecycle";
+import { resourceClass } from "../../kit/register";
+import { SERVICE, type SERVICE_FIELDS, type ForkFrom } from "./fields";
+
+export type { FinalForkOptions, ResourceOutput } from "./fields";
+export type { EndpointOutput } from "../../kit/outputs";
+
+/** The provider of 0.1.0 stacks (see above). */
+export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+
+/** Inputs of a {@link Service}. */
+export type ServiceArgs = ArgsOf<typeof SERVICE_FIELDS>;
+
+/** Where a forked service comes from, as a program gives it (see {@link ServiceArgs.forkFrom}). */
+export type ForkFromArgs = { [K in keyof ForkFrom]: pulumi.Input<ForkFrom[K]> };
+
+/**
+ * A managed database service. Waits until the service is READY (or PAUSED) before
+ * reporting outputs. `password`, `initialPassword` and the connection outputs
+ * (`connectionUri`, `poolerConnectionUri`, `vpcConnectionUri`, `pgEnv`) are secret outputs.
+ */
+export const Service = resourceClass(SERVICE);
+/** A {@link Service} resource. */
+export type Service = InstanceType<typeof Service>;

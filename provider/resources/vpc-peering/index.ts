@@ -1,0 +1,27 @@
+/**
+ * `VpcPeering`, the resource class, registered from its field table (`fields.ts`).
+ *
+ * STATE CONTRACT (see `../../kit/entry.ts`): stacks written by 0.1.0 load this module,
+ * `dist/provider/resources/vpc-peering`, and call its `impl`. Never move, rename or remove it.
+ */
+import { legacyEntry } from "../../kit/entry";
+import type { ArgsOf } from "../../kit/field-table";
+import type { ProviderImpl } from "../../kit/lifecycle";
+import { resourceClass } from "../../kit/register";
+import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
+
+/** The provider of 0.1.0 stacks (see above). */
+export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+
+/** Inputs of a {@link VpcPeering}. Every change replaces the peering (the old one is deleted first). */
+export type VpcPeeringArgs = ArgsOf<typeof VPC_PEERING_FIELDS>;
+
+/**
+ * A peering from a VPC to a peer VPC of another account. Creation waits until it is active;
+ * a `failed` peering fails the create but stays in the stack (and is replaced by the next
+ * `pulumi up`). Replacements always delete the old peering first. The Pulumi id is
+ * `vpcId/peeringId`; import with that id (or `projectId/vpcId/peeringId`).
+ */
+export const VpcPeering = resourceClass(VPC_PEERING);
+/** A {@link VpcPeering} resource. */
+export type VpcPeering = InstanceType<typeof VpcPeering>;

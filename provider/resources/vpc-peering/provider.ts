@@ -1,0 +1,88 @@
+/**
+ * The provider functions of `VpcPeering`: its own API calls, run by the kit: the wait until
+ * active, and its identity (the peer: it has no name).
+ */
+import type { VpcPeering as PeeringRecord } from "../../client/schemas";
+import { unlessGone } from "../../kit/delete";
+import { resourceProvider } from "../../kit/lifecycle";
+import type { ResourceOps } from "../../kit/spec";
+import { PollVerdict, waitUntil } from "../../kit/wait";
+import { VPC_PEERING, type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
+import { planVpcPeering } from "./plan";
+
+/** Verdict on a peering awaited to be active: `failed` is a failed terminal state. */
+export function judgePeering(record: PeeringRecord): PollVerdict {
+  if (record.status === "active") return { done: true };
+  if (record.status === "failed")
+    return {
+      failed:
+        `the API reports peering ${record.id} failed: ${record.error_message || "no reason given"}. ` +
+        "Run `pulumi up` again to replace it with a new attempt, or `pulumi destroy` to remove it",
+    };
+  return { done: false, state: record.status };
+}
+
+/** The peer a peering connects to, for messages. */
+function peerOf(want: VpcPeeringInputs): string {
+  return `account ${want.peerAccountId}, region ${want.peerRegionCode}, VPC ${want.peerVpcId}`;
+}
+
+const VPC_PEERING_OPS: ResourceOps<
+  VpcPeeringInputs,
+  VpcPeeringOutputs,
+  PeeringRecord,
+  "vpcId" | "peeringId"
+> = {
+  find: (api, ref) => unlessGone(api.getPeering(ref.projectId, ref.vpcId, ref.peeringId)),
+  recordId: (record) => record.id,
+  plan: planVpcPeering,
+  // Every input change replaces a peering, so the engine calls update only to finish a create
+  // that did not (a peering still pending when the create's wait ran out): wait until active.
+  settle: ({ api, ref, deadline }, record) =>
+    record.status === "active"
+      ? Promise.resolve(record)
+      : waitUntil(
+          () => api.getPeering(ref.projectId, ref.vpcId, ref.peeringId),
+          judgePeering,
+          `VPC peering ${ref.peeringId} to be active`,
+          deadline,
+        ),
+  // A peering has no name, so nothing proves that an existing live peering to the same peer was
+  // made by this resource: adopting it unasked could give one peering two owners, and the first
+  // `destroy` would cut the other's connection. So it is adopted only with mdb:adoptExisting,
+  // else refused with advice; a `failed` one connects nothing and is only reported (it keeps
+  // the VPC from being deleted).
+  create: {
+    what: (want) => `VPC peering to ${peerOf(want)}`,
+    list: ({ api, ref }) => api.listPeerings(ref.projectId, ref.vpcId),
+    same: (record, want) =>
+      record.peer_account_id === want.peerAccountId &&
+      record.peer_region_code === want.peerRegionCode &&
+      record.peer_vpc_id === want.peerVpcId,
+    identity: "VPC, peer account, peer region and peer VPC",
+    live: (record) => record.status !== "failed",
+    send: ({ api, ref }, want) =>
+      api.createPeering(ref.projectId, ref.vpcId, {
+        peerAccountId: want.peerAccountId,
+        peerRegionCode: want.peerRegionCode,
+        peerVpcId: want.peerVpcId,
+      }),
+    refusal: (found, want) =>
+      `VPC ${want.vpcId} already has a peering to ${peerOf(want)}: ${found.id} (${found.status})`,
+    otherwise: "delete it",
+    ignored: (records, want) =>
+      `VPC ${want.vpcId} has failed peering(s) to ${peerOf(want)} not managed by this resource: ` +
+      `${records.map((p) => p.id).join(", ")}; delete them, or the VPC cannot be deleted`,
+  },
+  // Nothing is planned in place: every change is a replacement.
+  calls: {
+    runs: false,
+    create: (want) => ({ op: "createPeering", detail: `to ${peerOf(want)}` }),
+    created: (want) => ({ ...want }) as VpcPeeringOutputs,
+    remove: () => [{ op: "deletePeering" }],
+  },
+  remove: "deletePeering",
+};
+
+/** The provider functions of `VpcPeering`, as the registry holds them. */
+export const PROVIDER = resourceProvider(VPC_PEERING, VPC_PEERING_OPS);

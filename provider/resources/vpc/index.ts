@@ -1,0 +1,26 @@
+/**
+ * `Vpc`, the resource class, registered from its field table (`fields.ts`).
+ *
+ * STATE CONTRACT (see `../../kit/entry.ts`): stacks written by 0.1.0 load this module,
+ * `dist/provider/resources/vpc`, and call its `impl`. Never move, rename or remove it.
+ */
+import { legacyEntry } from "../../kit/entry";
+import type { ProviderImpl } from "../../kit/lifecycle";
+import { type ArgsOf } from "../../kit/field-table";
+import { resourceClass } from "../../kit/register";
+import { VPC, type VPC_FIELDS } from "./fields";
+
+/** The provider of 0.1.0 stacks (see above). */
+export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+
+/** Inputs of a {@link Vpc}. */
+export type VpcArgs = ArgsOf<typeof VPC_FIELDS>;
+
+/**
+ * A VPC. Created at once. Deleting waits (up to the delete timeout) while the services or
+ * peerings that use it are being deleted, and fails within about 10 s, naming them, when they
+ * are not. Import with the VPC id (or `projectId/vpcId`).
+ */
+export const Vpc = resourceClass(VPC);
+/** A {@link Vpc} resource. */
+export type Vpc = InstanceType<typeof Vpc>;
