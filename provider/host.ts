@@ -1,17 +1,21 @@
 /**
  * The one module the serialized provider in users' state names
  * (`pulumi-managed-db/dist/provider/host`, see `kit/entry.ts`): dispatch from resource kind to
- * provider functions, through the registry. It never moves, and its kinds are never renamed:
- * state written by a release keeps working with every later one. Loaded only in Pulumi's
- * provider host.
+ * provider functions, made from the registry's entries with this process's runtime. It never
+ * moves, and its kinds are never renamed: state written by a release keeps working with every
+ * later one. Loaded only in Pulumi's provider host.
  */
 import "./compile-cache";
-import type { ProviderImpl } from "./kit/lifecycle";
+import { type ProviderImpl, resourceProvider } from "./kit/lifecycle";
 import { REGISTRY, type ResourceKind } from "./resources/registry";
+import { PROCESS_RUNTIME } from "./runtime";
 
 /** Provider functions per resource kind. */
 export const PROVIDERS: Readonly<Record<ResourceKind, ProviderImpl>> = Object.fromEntries(
-  Object.entries(REGISTRY).map(([kind, entry]) => [kind, entry.provider]),
+  Object.entries(REGISTRY).map(([kind, entry]) => [
+    kind,
+    resourceProvider(entry.definition, entry.ops as never, PROCESS_RUNTIME),
+  ]),
 ) as Record<ResourceKind, ProviderImpl>;
 
 /** The provider functions of `kind`; a kind this release does not know is an error saying why. */

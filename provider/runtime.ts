@@ -1,13 +1,15 @@
 /**
- * State of a process that calls the API: the provider host (configuration handed over by the
- * dynamic provider's `configure` hook) and a program using the functions (its stack config).
- * Holds the client built from the settings and the project a call is about. Never in state.
+ * The runtime of a process that calls the API: the provider host (configuration handed over by
+ * the dynamic provider's `configure` hook) and a program using the functions (its stack
+ * config). Holds the client built from the settings and the project a call is about. Never in
+ * state. The kit receives it as a {@link Runtime} (`kit/context.ts`).
  */
 import type { MdbApi } from "./client/api";
 import { ConfigSource, ProviderConfig, resolveAdoptExisting, resolveConfig } from "./config";
+import { type Clock, REAL_CLOCK, type Runtime, type Session } from "./kit/context";
 
 /** A client built from resolved settings, and the project calls default to. */
-export class ApiSession {
+export class ApiSession implements Session {
   /** The API client. */
   readonly api: MdbApi;
   private keyProject?: Promise<string>;
@@ -15,6 +17,8 @@ export class ApiSession {
   constructor(
     /** The settings the client was built from. */
     readonly config: ProviderConfig,
+    /** Reads the adoption switch (each time: a test may change the environment). Default: off. */
+    private readonly adoptSwitch: () => boolean = () => false,
   ) {
     // Loaded here, not at the top: a program that only declares resources never needs the
     // HTTP client (axios), and does not pay for loading it.
@@ -24,6 +28,11 @@ export class ApiSession {
       publicKey: config.publicKey,
       secretKey: config.secretKey,
     });
+  }
+
+  /** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`). */
+  get adoptExisting(): boolean {
+    return this.adoptSwitch();
   }
 
   /**
@@ -43,51 +52,68 @@ export class ApiSession {
   }
 }
 
-let stackConfig: ConfigSource | undefined;
-let session: ApiSession | undefined;
-
-/** Keeps the stack config given by the dynamic provider's `configure` hook. */
-export function configureRuntime(config: ConfigSource | undefined): void {
-  stackConfig = config;
-  session = undefined;
-}
-
-/** The stack config the `configure` hook gave (undefined outside the provider host): for checks of it. */
-export function stackConfigSource(): ConfigSource | undefined {
-  return stackConfig;
-}
-
-function providerSession(): ApiSession {
-  if (!session) {
-    // A bad adoption switch fails every operation, as a missing setting does.
-    resolveAdoptExisting(stackConfig);
-    session = new ApiSession(resolveConfig(stackConfig));
-  }
-  return session;
-}
-
-/** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`, `MDB_ADOPT_EXISTING`). */
-export function adoptExisting(): boolean {
-  return resolveAdoptExisting(stackConfig);
-}
-
-/** The API client of the provider process, built once from stack config and the environment. */
-export function getApi(): MdbApi {
-  return providerSession().api;
-}
-
-/**
- * The project of a resource: its own `projectId` input, else `mdb:projectId` /
- * `MDB_PROJECT_ID`, else the project the API key belongs to (see {@link ApiSession.projectId}).
- */
-export function resolveProjectId(own?: string): Promise<string> {
-  return providerSession().projectId(own);
-}
-
 /**
  * Reports progress of a long wait to the person running Pulumi. The dynamic provider host
  * forwards its stderr to the engine's log, so a line there is the portable channel.
  */
 export function progress(message: string): void {
   process.stderr.write(`[mdb] ${message}\n`);
+}
+
+/**
+ * A runtime whose settings come from the stack config `configure` keeps, else the environment:
+ * the process's ({@link PROCESS_RUNTIME}), or a test's own, with its own progress channel and
+ * clock.
+ */
+export class ConfigRuntime implements Runtime {
+  private stackConfig: ConfigSource | undefined;
+  private live = false;
+  private current: ApiSession | undefined;
+
+  constructor(
+    /** Where progress lines go. Default: this process's stderr, which Pulumi shows. */
+    readonly log: (message: string) => void = progress,
+    /** Time and sleep. */
+    readonly clock: Clock = REAL_CLOCK,
+  ) {}
+
+  configure(config: ConfigSource | undefined): void {
+    this.stackConfig = config;
+    this.current = undefined;
+  }
+
+  configSource(): ConfigSource | undefined {
+    return this.stackConfig;
+  }
+
+  liveChecks(): boolean {
+    return this.live;
+  }
+
+  enableLiveChecks(): void {
+    this.live = true;
+  }
+
+  session(): ApiSession {
+    // A bad adoption switch fails every operation, as a missing setting does.
+    if (!this.current) {
+      const config = this.stackConfig;
+      resolveAdoptExisting(config);
+      this.current = new ApiSession(resolveConfig(config), () => resolveAdoptExisting(config));
+    }
+    return this.current;
+  }
+}
+
+/** The runtime of this process, which the resources' providers are built with. */
+export const PROCESS_RUNTIME: Runtime = new ConfigRuntime();
+
+/** Keeps the stack config given by the dynamic provider's `configure` hook. */
+export function configureRuntime(config: ConfigSource | undefined): void {
+  PROCESS_RUNTIME.configure(config);
+}
+
+/** The API client of the provider process, built once from stack config and the environment. */
+export function getApi(): MdbApi {
+  return PROCESS_RUNTIME.session().api;
 }

@@ -12,7 +12,6 @@
  * printed. Two matches are never adopted: taking one would leave the other orphaned.
  */
 import { ADOPT_EXISTING_KEYS } from "../config";
-import { adoptExisting, progress } from "../runtime";
 
 /** What {@link adoptOrRefuse} knows of the create. */
 export interface AdoptionCase<R> {
@@ -32,6 +31,10 @@ export interface AdoptionCase<R> {
   refusal(record: R): string;
   /** What else the user can do: `choose another name`. */
   otherwise: string;
+  /** Whether `mdb:adoptExisting` is on. */
+  adoptExisting: boolean;
+  /** Reports progress. */
+  log(message: string): void;
 }
 
 /** The switch, as the refusal names it. */
@@ -51,11 +54,11 @@ export function adoptOrRefuse<R>(c: AdoptionCase<R>): R {
     );
   }
   if (c.autoNamed) {
-    progress(`${c.what} already exists as ${c.recordId(first)} (an interrupted run?); adopting it`);
+    c.log(`${c.what} already exists as ${c.recordId(first)} (an interrupted run?); adopting it`);
     return first;
   }
-  if (adoptExisting()) {
-    progress(
+  if (c.adoptExisting) {
+    c.log(
       `${c.what} already exists as ${c.recordId(first)} (same ${c.identity}); adopting it ` +
         `because ${ADOPT_EXISTING_KEYS.config} is true`,
     );

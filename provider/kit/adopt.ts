@@ -21,12 +21,6 @@ export function takeImport(opts: pulumi.CustomResourceOptions | undefined): {
   return { opts: rest, importId };
 }
 
-/**
- * Inputs that may differ at adoption: the API never returns a password, nor the settings only
- * the stack keeps (`settings.ts`); the next `up` records them (the password with its call).
- */
-const UNOBSERVABLE = new Set(["password", "deletionProtection", "username", "databaseName", "finalFork"]);
-
 function show(value: unknown): string {
   return value === undefined ? "(not set)" : JSON.stringify(value);
 }
@@ -34,13 +28,16 @@ function show(value: unknown): string {
 /**
  * When `inputs` carry an id to adopt, reads that resource with `impl.read` and returns it as
  * the create result; otherwise returns undefined. Throws when it does not exist or when the
- * program's inputs differ from it under `compare` (the resource's diff).
+ * program's inputs differ from it under `compare` (the resource's diff). Inputs no record shows
+ * (`unobservable`: a password, the settings only the stack keeps) may differ: the next `up`
+ * records them (the password with its call).
  */
 export async function adoptIfImported(
   impl: Pick<Required<pulumi.dynamic.ResourceProvider>, "read">,
   compare: (olds: Record<string, unknown>, news: Record<string, unknown>) => Partial<DetailedDiffResult>,
   kind: string,
   inputs: Record<string, unknown>,
+  unobservable: readonly string[],
 ): Promise<pulumi.dynamic.CreateResult | undefined> {
   const importId = inputs[IMPORT_INPUT];
   if (typeof importId !== "string" || importId === "") return undefined;
@@ -48,7 +45,7 @@ export async function adoptIfImported(
   if (!found.id || !found.props) throw new Error(`cannot import ${kind} "${importId}": it does not exist`);
   const props = found.props as Record<string, unknown>;
   const diff = compare(props, inputs);
-  const differing = Object.keys(diff.detailedDiff ?? {}).filter((p) => !UNOBSERVABLE.has(p));
+  const differing = Object.keys(diff.detailedDiff ?? {}).filter((p) => !unobservable.includes(p));
   if (differing.length > 0) {
     const detail = differing
       .map((p) => `${p}: program ${show(inputs[p])}, found ${show(props[p])}`)

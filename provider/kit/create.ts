@@ -7,7 +7,6 @@
  * list is read again, and only a matching record that was not there before is taken.
  */
 import { MdbApiError } from "../client/errors";
-import { progress } from "../runtime";
 import { adoptOrRefuse } from "./adopt-existing";
 import type { CreatePolicy, OpContext } from "./spec";
 
@@ -52,9 +51,11 @@ export async function createOnce<I, R, P extends string>(
       importId: request.importId,
       refusal: (found) => policy.refusal(found, want, ctx),
       otherwise: policy.otherwise,
+      adoptExisting: ctx.adoptExisting,
+      log: ctx.log,
     });
   }
-  if (same.length > 0 && policy.ignored) progress(policy.ignored(same, want, ctx));
+  if (same.length > 0 && policy.ignored) ctx.log(policy.ignored(same, want, ctx));
   const known = new Set(before.map(recordId));
   for (let attempt = 1; ; attempt++) {
     try {
@@ -65,7 +66,7 @@ export async function createOnce<I, R, P extends string>(
         if (await policy.retryRefused?.(error, ctx, want)) continue;
         throw error;
       }
-      progress(`create of ${what} met ${error.code}; checking whether it was created`);
+      ctx.log(`create of ${what} met ${error.code}; checking whether it was created`);
       await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
       const made = (await policy.list(ctx, want)).find(
         (r) => policy.same(r, want) && !known.has(recordId(r)),

@@ -7,7 +7,7 @@
  */
 import type { BackoffPolicy } from "../client/backoff";
 import { MdbApiError } from "../client/errors";
-import { progress } from "../runtime";
+import type { Clock } from "./context";
 import { BLOCKED_GRACE_MS, type Blocker, blockedError, judgeBlocked } from "./blockers";
 import { WaitError, formatDuration, waitFor } from "./wait";
 
@@ -50,11 +50,15 @@ export interface DeleteOptions {
   blockers?: () => Promise<Blocker[]>;
   /** How long blockers that are not being deleted are waited for, in ms. Default {@link BLOCKED_GRACE_MS}. */
   blockedGraceMs?: number;
+  /** Reports progress. */
+  log(message: string): void;
+  /** Time and sleep. */
+  clock: Clock;
 }
 
 /** Sends a delete (404: already gone), then waits until the resource is gone. */
 export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
-  const start = Date.now();
+  const start = options.clock.now();
   const sent = options.whileInUse
     ? await sendWhileInUse(options, options.whileInUse)
     : (await unlessGone(options.send().then(() => true))) === true;
@@ -68,8 +72,9 @@ export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
     (state) => (state === undefined ? { done: true } : { done: false, state }),
     {
       what: `${options.what} to be deleted`,
-      timeoutMs: Math.max(0, options.timeoutMs - (Date.now() - start)),
-      onProgress: progress,
+      timeoutMs: Math.max(0, options.timeoutMs - (options.clock.now() - start)),
+      onProgress: options.log,
+      clock: options.clock,
     },
   );
 }
@@ -78,7 +83,7 @@ export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
 async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): Promise<boolean> {
   let refusal: MdbApiError | undefined;
   let sent = false;
-  const start = Date.now();
+  const start = options.clock.now();
   let firstRefusal: number | undefined;
   try {
     await waitFor(
@@ -91,11 +96,11 @@ async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): P
           if (isGone(error)) return "";
           if (!(error instanceof MdbApiError && error.isConflict)) throw error;
           refusal = error;
-          firstRefusal ??= Date.now();
+          firstRefusal ??= options.clock.now();
           if (!options.blockers) return `still in use: ${error.apiMessage}`;
           const verdict = judgeBlocked(
             await options.blockers(),
-            Date.now() - firstRefusal,
+            options.clock.now() - firstRefusal,
             options.blockedGraceMs ?? BLOCKED_GRACE_MS,
           );
           if ("fail" in verdict)
@@ -108,13 +113,14 @@ async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): P
         what: `${options.what} to be deleted`,
         timeoutMs: options.timeoutMs,
         poll: whileInUse.poll,
-        onProgress: progress,
+        onProgress: options.log,
+        clock: options.clock,
       },
     );
   } catch (error) {
     if (error instanceof WaitError && error.kind === "timeout" && refusal) {
       throw new Error(
-        `cannot delete ${options.what}: it is still in use after ${formatDuration(Date.now() - start)} of ` +
+        `cannot delete ${options.what}: it is still in use after ${formatDuration(options.clock.now() - start)} of ` +
           `retries (${refusal.apiMessage}). ${whileInUse.advice}, then run the command again; the ` +
           "customTimeouts option raises the wait",
         { cause: error },

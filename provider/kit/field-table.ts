@@ -35,6 +35,12 @@ interface RowFacts<R> {
    * write-only input), which the outputs take from what the stack remembers.
    */
   read?: (record: R, ref: ResourceRef<string>) => unknown;
+  /**
+   * Its value right after the create call, from the checked inputs `want`, when the create
+   * does not carry it (a setting made by a later call); absent: the input's own value. The
+   * preview of a replacement plans the calls that follow the create from these.
+   */
+  created?: (want: Record<string, unknown>) => unknown;
 }
 
 /**
@@ -182,7 +188,7 @@ export interface ResourceDefinition<F extends FieldTable = FieldTable, P extends
   naming: "generated" | "none";
   /** The field table. */
   fields: F;
-  /** Rules across fields, added to the check schema (e.g. `syncReplicaCount <= replicaCount`). */
+  /** Rules across fields, added to the check schema (e.g. one count that must not exceed another). */
   refine?: (inputs: InputsOf<F>, ctx: z.RefinementCtx) => void;
   /** A status the API reports for a failed terminal state: a resource seen in it is replaced. */
   failedStatus?: string;
@@ -208,6 +214,8 @@ export interface DerivedFacts {
   secretOutputs: string[];
   /** Inputs only the stack keeps. */
   settings: string[];
+  /** Inputs no record shows (settings, write-only inputs): their observed value is what the stack remembers. */
+  unobservable: string[];
   /** Rows whose class property is the Pulumi id. */
   fromId: string[];
 }
@@ -249,6 +257,7 @@ export function factsOf<F extends FieldTable, P extends string>(def: ResourceDef
     outputNames: rows.filter(([, row]) => row.role === "output").map(([name]) => name),
     secretOutputs: rows.filter(([, row]) => row.secret).map(([name]) => name),
     settings: inputRows.filter(([, row]) => "stackOnly" in row.change).map(([name]) => name),
+    unobservable: inputRows.filter(([, row]) => !row.read).map(([name]) => name),
     fromId: rows.filter(([, row]) => row.fromId).map(([name]) => name),
   };
   derived.set(def, facts);
@@ -270,6 +279,17 @@ export function readOutputs<F extends FieldTable, P extends string>(
   for (const [name, row] of Object.entries(def.fields as FieldTable))
     outs[name] = kept[name] !== undefined ? kept[name] : row.read?.(record as never, ref);
   return outs as OutputsOf<F>;
+}
+
+/** The outputs of a resource just created from `want`, as far as the rows' `created` facts say. */
+export function createdOutputs<F extends FieldTable, P extends string>(
+  def: ResourceDefinition<F, P>,
+  want: InputsOf<F>,
+): OutputsOf<F> {
+  const values: Record<string, unknown> = { ...want };
+  for (const [name, row] of Object.entries(def.fields as FieldTable))
+    if (row.created) values[name] = row.created(want as Record<string, unknown>);
+  return values as OutputsOf<F>;
 }
 
 /**

@@ -6,7 +6,7 @@
  * A failure after the API accepted a create or update keeps the resource in the stack.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { configureRuntime, getApi, progress, resolveProjectId } from "../runtime";
+import type { Runtime } from "./context";
 import { adoptIfImported } from "./adopt";
 import { checkInputs } from "./check";
 import { createOnce } from "./create";
@@ -22,7 +22,7 @@ import { previewCalls } from "./preview-calls";
 import { inputsOf } from "./outputs";
 import { withPartialState } from "./partial";
 import { refuseIfProtected } from "./protection";
-import { checkAccess, configFailures, enableLiveChecks, liveChecksEnabled } from "./preflight";
+import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "./settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "./spec";
 import { callOperation, runSteps } from "./steps";
@@ -36,14 +36,32 @@ export interface ProviderImpl extends Required<Omit<pulumi.dynamic.ResourceProvi
   diff(id: string, olds: Props, news: Props): Promise<DetailedDiffResult>;
 }
 
-/** The provider functions of the resource `def` declares, with its own `ops`. */
+/**
+ * The provider functions of the resource `def` declares, with its own `ops`, working with what
+ * `runtime` gives each call (client, project, progress, clock).
+ */
 export function resourceProvider<F extends FieldTable, R, P extends string>(
   def: ResourceDefinition<F, P>,
   ops: ResourceOps<InputsOf<F>, OutputsOf<F>, R, P>,
+  runtime: Runtime,
 ): ProviderImpl {
   type I = InputsOf<F>;
   type O = OutputsOf<F>;
   const spec = specOf(def);
+  const progress = (message: string) => runtime.log(message);
+  /** What an operation works with: the session's client, the runtime's progress and clock. */
+  const opContext = (ref: ResourceRef<P>, deadline: number): OpContext<P> => {
+    const session = runtime.session();
+    return {
+      api: session.api,
+      adoptExisting: session.adoptExisting,
+      log: progress,
+      clock: runtime.clock,
+      ref,
+      deadline,
+    };
+  };
+  const resolveProjectId = (own?: string) => runtime.session().projectId(own);
   const parse = (raw: Props) => parseInputs(spec.inputs, raw) as I;
   /** The outputs of `record`: what the field table reads of it and remembers, and what derives from those. */
   const outputsOf = (record: R, ref: ResourceRef<P>, memory: Partial<O>): O => {
@@ -97,23 +115,23 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
 
   const provider: ProviderImpl = {
     async configure(req) {
-      configureRuntime(req.config);
-      enableLiveChecks();
+      runtime.configure(req.config);
+      runtime.enableLiveChecks();
     },
 
     // The program's inputs, then (in the provider host) the configuration, then access to the
     // project and the resource's own read-only lookups: nothing is asked of an invalid program.
     async check(olds, news) {
       const checked = checkInputs(spec.inputs, news, spec);
-      if (!liveChecksEnabled()) return checked;
-      const failures = [...checked.failures, ...configFailures()];
+      if (!runtime.liveChecks()) return checked;
+      const failures = [...checked.failures, ...configFailures(runtime)];
       if (failures.length > 0) return { inputs: checked.inputs, failures };
-      const access = await checkAccess(news.projectId);
+      const access = await checkAccess(runtime, news.projectId);
       if (access && "failure" in access) return { inputs: checked.inputs, failures: [access.failure] };
       if (!access || !ops.verify) return checked;
       try {
         const found = await ops.verify(
-          { api: getApi(), projectId: access.projectId },
+          { api: runtime.session().api, projectId: access.projectId },
           checked.inputs as I,
           olds,
         );
@@ -132,7 +150,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       if (!diff.changes) return diff;
       try {
         const lookups = async () => ({
-          api: getApi(),
+          api: runtime.session().api,
           projectId: await resolveProjectId(olds.projectId as string | undefined),
         });
         progress(describeChange(await previewCalls(spec, ops, { id, olds, news, diff, parse, lookups })));
@@ -150,6 +168,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         (olds, news) => diffResource(spec, olds, news),
         spec.label,
         inputs,
+        spec.unobservable,
       );
       if (adopted) return adopted;
       const want = parse(inputs);
@@ -157,7 +176,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
       const projectId = await resolveProjectId(wanted.projectId as string | undefined);
       const parent = { ...parents, projectId } as ResourceRef<P>;
-      const base = { api: getApi(), ref: parent, deadline: deadlineOf(inputs, "create") };
+      const base = opContext(parent, deadlineOf(inputs, "create", runtime.clock.now()));
       await ops.create.prepare?.(base, want);
       const created = await createOnce(ops.create, {
         ctx: base,
@@ -187,7 +206,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async read(id, props) {
       const olds = props ?? {};
       const ref = await refOf(id, olds);
-      const record = await ops.find(getApi(), ref);
+      const record = await ops.find(runtime.session().api, ref);
       if (record === undefined) return {};
       const full = withOwn(ref, record);
       const outs = outputsOf(record, full, remember({ olds }));
@@ -200,7 +219,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
 
     async update(id, olds, news) {
       const want = parse(news);
-      const ctx = { api: getApi(), ref: await refOf(id, olds), deadline: deadlineOf(news, "update") };
+      const ctx = opContext(await refOf(id, olds), deadlineOf(news, "update", runtime.clock.now()));
       const memory = remember({ olds, want });
       return withPartialState(
         id,
@@ -221,9 +240,12 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async delete(id, props) {
       refuseIfProtected({ label: spec.label, id, props });
       const ref = await refOf(id, props);
-      const api = getApi();
-      await ops.beforeRemove?.({ api, ref, deadline: deadlineOf(props, "delete") }, props);
+      const ctx = opContext(ref, deadlineOf(props, "delete", runtime.clock.now()));
+      const api = ctx.api;
+      await ops.beforeRemove?.(ctx, props);
       await deleteAndWaitGone({
+        log: progress,
+        clock: runtime.clock,
         what: `${spec.label} ${ownId(spec.id, ref)}`,
         send: () => callOperation(api, ops.remove, ref),
         look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),

@@ -6,30 +6,18 @@
  * config keys to fix.
  *
  * These run in Pulumi's provider host only, which always calls the provider's `configure`
- * before its first `check` (see {@link enableLiveChecks}). A `check` called directly (unit
+ * before its first `check` (see `Runtime.enableLiveChecks`). A `check` called directly (unit
  * tests, tools) validates the inputs alone, with no configuration needed.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { MdbApiError } from "../client/errors";
 import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../config";
-import { getApi, progress, resolveProjectId, stackConfigSource } from "../runtime";
+import type { Runtime } from "./context";
 import { isUnknown } from "./check";
 
-let liveChecks = false;
-
-/** Turns the configuration and access checks on: called by the provider's `configure` hook. */
-export function enableLiveChecks(): void {
-  liveChecks = true;
-}
-
-/** True once {@link enableLiveChecks} was called in this process. */
-export function liveChecksEnabled(): boolean {
-  return liveChecks;
-}
-
 /** One resource-level failure (no property) per configuration problem; none when it is usable. */
-export function configFailures(): pulumi.dynamic.CheckFailure[] {
-  return configProblems(stackConfigSource()).map((reason) => ({ property: "", reason }));
+export function configFailures(runtime: Runtime): pulumi.dynamic.CheckFailure[] {
+  return configProblems(runtime.configSource()).map((reason) => ({ property: "", reason }));
 }
 
 /** What the access check found: the project calls go to, or why they cannot. */
@@ -38,8 +26,8 @@ export type Access =
   /** `transient`: no answer came (the API may be back on the next check), so it is not kept. */
   | { failure: pulumi.dynamic.CheckFailure; transient?: boolean };
 
-/** Access per settings and project, for the life of the process: one call each. */
-const accessCache = new Map<string, Promise<Access>>();
+/** Access per runtime, settings and project, for the life of the process: one call each. */
+const accessCaches = new WeakMap<Runtime, Map<string, Promise<Access>>>();
 
 /** The keys of both halves of the API key, for messages. */
 const KEY_SETTINGS = `${settingName("publicKey")} and ${settingName("secretKey")}`;
@@ -78,11 +66,11 @@ function accessFailure(
 }
 
 /** Asks the API once: the key's project (`GET /auth/info`), or a list in the project named. */
-async function probe(settings: ProviderConfig, own: string | undefined): Promise<Access> {
+async function probe(runtime: Runtime, settings: ProviderConfig, own: string | undefined): Promise<Access> {
   const projectId = own ?? settings.projectId;
   try {
-    if (projectId === undefined) return { projectId: await resolveProjectId() };
-    await getApi().listVpcs(projectId);
+    if (projectId === undefined) return { projectId: await runtime.session().projectId() };
+    await runtime.session().api.listVpcs(projectId);
     return { projectId };
   } catch (error) {
     const access = accessFailure(error, settings, projectId, own);
@@ -97,14 +85,16 @@ async function probe(settings: ProviderConfig, own: string | undefined): Promise
  * input is unknown (preview). An answer other than 401, 403 or none at all says nothing about
  * the settings: it is reported as progress and not held against the program.
  */
-export async function checkAccess(projectInput: unknown): Promise<Access | undefined> {
+export async function checkAccess(runtime: Runtime, projectInput: unknown): Promise<Access | undefined> {
   if (isUnknown(projectInput)) return undefined;
   const own = typeof projectInput === "string" ? projectInput.trim() : undefined;
-  const settings = resolveConfig(stackConfigSource());
+  const settings = resolveConfig(runtime.configSource());
+  let accessCache = accessCaches.get(runtime);
+  if (!accessCache) accessCaches.set(runtime, (accessCache = new Map()));
   const key = [settings.apiUrl, settings.publicKey, settings.secretKey, settings.projectId, own].join("\n");
   let access = accessCache.get(key);
   if (!access) {
-    access = probe(settings, own);
+    access = probe(runtime, settings, own);
     accessCache.set(key, access);
   }
   try {
@@ -113,7 +103,7 @@ export async function checkAccess(projectInput: unknown): Promise<Access | undef
     return found;
   } catch (error) {
     accessCache.delete(key);
-    progress(`could not check access to the API before changes: ${(error as Error).message}`);
+    runtime.log(`could not check access to the API before changes: ${(error as Error).message}`);
     return undefined;
   }
 }

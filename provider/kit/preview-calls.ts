@@ -9,7 +9,9 @@ import { isUnknown } from "./check";
 import { resourceNameOf } from "./hidden";
 import { type ChangeDescription, type PlannedCall, change } from "./preview";
 import type { CheckContext, Props, ResourceOps, ResourceSpec } from "./spec";
+import { PROTECTION_INPUT, isProtected } from "./protection";
 import { stepCall } from "./steps";
+import { createdOutputs } from "./field-table";
 
 /** What {@link previewCalls} needs besides the spec and ops. */
 export interface PreviewFacts {
@@ -57,7 +59,9 @@ export async function previewCalls<I, O, R, P extends string>(
         ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
         : `the API reports it ${String(olds[p])}`,
     );
-    const fresh = await ops.calls.created(want, lookups);
+    const fresh = ops.calls.created
+      ? await ops.calls.created(want, lookups)
+      : (createdOutputs(spec.def, want as never) as unknown as O);
     const create = [ops.calls.create(want), ...(ops.plan?.(fresh, want) ?? []).map(stepCall)];
     const remove = ops.calls.remove(olds);
     return {
@@ -65,10 +69,9 @@ export async function previewCalls<I, O, R, P extends string>(
       pending: [],
       replace: { reasons, create, remove, deleteFirst: diff.deleteBeforeReplace === true },
       // Delete reads the old state (`protection.ts`): the flag recorded there decides.
-      notes:
-        olds.deletionProtection === true
-          ? ["deletionProtection is on, so the delete of the old one will be refused"]
-          : [],
+      notes: isProtected(olds)
+        ? [`${PROTECTION_INPUT} is on, so the delete of the old one will be refused`]
+        : [],
     };
   }
 

@@ -5,6 +5,14 @@
  * replacement) that deletes the resource.
  */
 
+/** The setting that protects a resource (a row of its field table, `rows.ts`). */
+export const PROTECTION_INPUT = "deletionProtection";
+
+/** True when the state `props` says the resource is protected. */
+export function isProtected(props: Record<string, unknown>): boolean {
+  return props[PROTECTION_INPUT] === true;
+}
+
 /** What names the resource in the refusal. */
 export interface ProtectedResource {
   /** What it is: `service`, `VPC`. */
@@ -17,11 +25,11 @@ export interface ProtectedResource {
 
 /** Throws, before any API call, when the state of the resource says it is protected. */
 export function refuseIfProtected({ label, id, props }: ProtectedResource): void {
-  if (props.deletionProtection !== true) return;
+  if (!isProtected(props)) return;
   const name = typeof props.name === "string" ? ` "${props.name}"` : "";
   throw new Error(
-    `${label}${name} (${id}) has deletionProtection: true, so it was not deleted (no API call was made). ` +
-      "To delete it, set deletionProtection: false in the program, run `pulumi up`, then run " +
+    `${label}${name} (${id}) has ${PROTECTION_INPUT}: true, so it was not deleted (no API call was made). ` +
+      `To delete it, set ${PROTECTION_INPUT}: false in the program, run \`pulumi up\`, then run ` +
       "`pulumi destroy` (or the `pulumi up` that replaces or removes it) again",
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Settings: inputs that only the stack keeps. No record of the API shows them and no call
- * carries them (`deletionProtection`, the user and database a connection URI names, ...), so
+ * carries them (deletion protection, the user and database a connection URI names, ...), so
  * a resource's outputs take them from the desired inputs on create and update, and from the
  * old outputs on refresh. Changing one is an in-place update with no API call. A field table
  * marks them `{ stackOnly: true }` (see `field-table.ts`).

@@ -11,6 +11,7 @@ import type { Blocker } from "./blockers";
 import type { WhileInUse } from "./delete";
 import type { OperationId } from "../../api/operations";
 import type { DiffFacts } from "./diff";
+import type { Clock } from "./context";
 import { type DerivedFacts, type FieldTable, type ResourceDefinition, factsOf } from "./field-table";
 import type { IdShape, ResourceRef } from "./ids";
 import type { PlannedCall } from "./preview";
@@ -64,16 +65,22 @@ export function specOf<F extends FieldTable, P extends string>(
 
 /** What a check's read-only lookups work with (see {@link ResourceOps.verify}). */
 export interface CheckContext {
-  /** The client of this provider process. */
+  /** The client of this call. */
   api: MdbApi;
   /** The project of the resource, resolved. */
   projectId: string;
 }
 
-/** What a create or an update works with. */
+/** What a create, an update or a delete works with. */
 export interface OpContext<P extends string> {
-  /** The client of this provider process. */
+  /** The client of this call. */
   api: MdbApi;
+  /** Reports progress to the person running Pulumi. */
+  log(message: string): void;
+  /** Time and sleep. */
+  clock: Clock;
+  /** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`). */
+  adoptExisting: boolean;
   /** Where the resource lives (before a create has made it: its project and parents only). */
   ref: ResourceRef<P>;
   /** When the operation must be done, `Date.now()` milliseconds. */
@@ -122,9 +129,10 @@ export interface CallWords<I, O> {
   /**
    * The outputs a record just created from `want` shows (what the create call carries, the
    * API's own values for the rest), so the plan names the calls that follow the create.
-   * `lookups` gives read-only access to the API, e.g. to read a parent.
+   * `lookups` gives read-only access to the API, e.g. to read a parent. Absent: the inputs,
+   * with the rows' `created` facts (`field-table.ts`).
    */
-  created(want: I, lookups: () => Promise<CheckContext>): O | Promise<O>;
+  created?(want: I, lookups: () => Promise<CheckContext>): O | Promise<O>;
   /** The calls that delete the resource whose last outputs are `olds`, in order. */
   remove(olds: Props): PlannedCall[];
 }

@@ -81,7 +81,7 @@ export async function runSteps<R>(run: StepRun<R>, steps: Step<R>[], memory: obj
     const send = () => callOperation(run.api, step.op, run.ref, step.body);
     const until = step.settle?.until;
     if (step.settle && until) {
-      await sendAndSettle(run.what, send, (u) => run.settle(step.settle?.target, u), until);
+      await sendAndSettle(run.what, send, (u) => run.settle(step.settle?.target, u), until, run.progress);
       last = undefined;
     } else {
       last = await send();

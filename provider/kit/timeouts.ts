@@ -40,8 +40,8 @@ export function timeoutsOf(inputs: Record<string, unknown>): Timeouts {
 }
 
 /** The moment (`Date.now()` milliseconds) the `operation` of a resource must be done by. */
-export function deadlineOf(inputs: Record<string, unknown>, operation: keyof Timeouts): number {
-  return Date.now() + timeoutsOf(inputs)[operation];
+export function deadlineOf(inputs: Record<string, unknown>, operation: keyof Timeouts, now: number): number {
+  return now + timeoutsOf(inputs)[operation];
 }
 
 /** Converts Pulumi's `customTimeouts` option into the hidden input's value (milliseconds). */

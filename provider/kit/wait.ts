@@ -8,7 +8,7 @@
  */
 import { BackoffPolicy, backoffDelay } from "../client/backoff";
 import { MdbApiError } from "../client/errors";
-import { progress } from "../runtime";
+import { type Clock, REAL_CLOCK } from "./context";
 
 /** A fixed cadence of looks: the first `firstMs` into the wait, then every `everyMs` from its start. */
 export interface PollGrid {
@@ -73,11 +73,6 @@ export class WaitError extends Error {
   }
 }
 
-const realClock = {
-  now: () => Date.now(),
-  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-};
-
 /** Formats a duration in milliseconds for people: `850 ms`, `12 s`, `3 min 5 s`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -106,7 +101,7 @@ export async function waitFor<T>(
   judge: (value: T) => PollVerdict,
   options: WaitOptions,
 ): Promise<T> {
-  const clock = options.clock ?? realClock;
+  const clock = options.clock ?? REAL_CLOCK;
   const poll = options.poll ?? DEFAULT_POLL;
   const progressEvery = options.progressEveryMs ?? 30_000;
   const start = clock.now();
@@ -161,12 +156,23 @@ export async function waitFor<T>(
  * (milliseconds since the epoch) and progress lines for the person running Pulumi.
  */
 export function waitUntil<T>(
+  ctx: WaitContext,
   look: () => Promise<T>,
   judge: (value: T) => PollVerdict,
   what: string,
-  deadline: number,
 ): Promise<T> {
-  return waitFor(look, judge, { what, timeoutMs: Math.max(0, deadline - Date.now()), onProgress: progress });
+  const timeoutMs = Math.max(0, ctx.deadline - ctx.clock.now());
+  return waitFor(look, judge, { what, timeoutMs, onProgress: ctx.log, clock: ctx.clock });
+}
+
+/** What a resource's wait works with: when it must end, where progress goes, and the clock. */
+export interface WaitContext {
+  /** When the operation must be done, milliseconds since the epoch. */
+  deadline: number;
+  /** Reports progress. */
+  log(message: string): void;
+  /** Time and sleep. */
+  clock: Clock;
 }
 
 /**
@@ -196,12 +202,13 @@ export async function sendAndSettle<T>(
   send: () => Promise<unknown>,
   settle: (changed?: (value: T) => boolean) => Promise<T>,
   changed: (value: T) => boolean,
+  log: (message: string) => void,
 ): Promise<void> {
   try {
     await send();
   } catch (error) {
     if (!(error instanceof MdbApiError && error.isConflict)) throw error;
-    progress(`${what} is busy (${error.apiMessage}); waiting for it to settle`);
+    log(`${what} is busy (${error.apiMessage}); waiting for it to settle`);
     if (changed(await settle())) return;
     await send();
   }

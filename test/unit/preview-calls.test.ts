@@ -6,13 +6,18 @@
 import { UNKNOWN } from "../../provider/kit/check";
 import { RESOURCE_NAME_INPUT } from "../../provider/kit/hidden";
 import { effectsOf } from "../../provider/kit/preview";
-import { PROVIDERS } from "../../provider/host";
-import { progress } from "../../provider/runtime";
+import type { ResourceKind } from "../../provider/resources/registry";
+import { providerWith, testRuntime } from "../helpers/runtime";
 
-jest.mock("../../provider/runtime", () => ({
-  ...jest.requireActual("../../provider/runtime"),
-  progress: jest.fn(),
-}));
+/** The preview lines the providers of this file print. */
+const progress = jest.fn();
+const runtime = testRuntime(progress);
+const PROVIDERS = {
+  service: providerWith("service", runtime),
+  "read-replica-set": providerWith("read-replica-set", runtime),
+  vpc: providerWith("vpc", runtime),
+  "vpc-peering": providerWith("vpc-peering", runtime),
+} satisfies Record<ResourceKind, unknown>;
 
 afterEach(() => jest.clearAllMocks());
 

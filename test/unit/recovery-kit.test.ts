@@ -9,12 +9,13 @@ import { BLOCKED_GRACE_MS, judgeBlocked } from "../../provider/kit/blockers";
 import { createOnce } from "../../provider/kit/create";
 import { deleteAndWaitGone } from "../../provider/kit/delete";
 import type { CreatePolicy, OpContext } from "../../provider/kit/spec";
-import { configureRuntime, getApi, progress } from "../../provider/runtime";
+import { configureRuntime, getApi } from "../../provider/runtime";
+import { REAL_CLOCK } from "../../provider/kit/context";
 
-jest.mock("../../provider/runtime", () => ({
-  ...jest.requireActual("../../provider/runtime"),
-  progress: jest.fn(),
-}));
+/** Where the kit's progress lines go in these tests (handed to it, as the runtime would). */
+const progress = jest.fn();
+/** What every delete and create of these tests works with besides its own options. */
+const IO = { log: progress, clock: REAL_CLOCK };
 
 const conflict = () =>
   new MdbApiError({
@@ -71,7 +72,7 @@ describe("the adoption switch", () => {
 
 describe("create-once with the switch", () => {
   type Rec = { id: string; name: string };
-  const ctx = { ref: { projectId: "p" } } as unknown as OpContext<never>;
+  const ctx = { ref: { projectId: "p" }, ...IO, adoptExisting: false } as unknown as OpContext<never>;
   const send = jest.fn(async (): Promise<Rec> => ({ id: "new", name: "a" }));
   const policy = (records: Rec[]): CreatePolicy<{ name: string }, Rec, never> => ({
     what: (want) => `thing ${want.name}`,
@@ -98,9 +99,11 @@ describe("create-once with the switch", () => {
     expect(send).not.toHaveBeenCalled();
   });
 
-  it("with MDB_ADOPT_EXISTING=true adopts it and prints the adoption", async () => {
-    process.env.MDB_ADOPT_EXISTING = "true";
-    expect(await createOnce(policy([{ id: "old", name: "a" }]), request)).toEqual({ id: "old", name: "a" });
+  // The switch as the runtime read it (mdb:adoptExisting or MDB_ADOPT_EXISTING, tested above).
+  const adopting = { ...request, ctx: { ...ctx, adoptExisting: true } as OpContext<never> };
+
+  it("with the switch on adopts it and prints the adoption", async () => {
+    expect(await createOnce(policy([{ id: "old", name: "a" }]), adopting)).toEqual({ id: "old", name: "a" });
     expect(progress).toHaveBeenCalledWith(
       "thing a already exists as old (same name); adopting it because mdb:adoptExisting is true",
     );
@@ -108,13 +111,12 @@ describe("create-once with the switch", () => {
   });
 
   it("never adopts one of two matches, even with the switch or a generated name", async () => {
-    process.env.MDB_ADOPT_EXISTING = "true";
     const two = [
       { id: "one", name: "a" },
       { id: "two", name: "a" },
     ];
     for (const autoNamed of [false, true]) {
-      await expect(createOnce(policy(two), { ...request, autoNamed })).rejects.toThrow(
+      await expect(createOnce(policy(two), { ...adopting, autoNamed })).rejects.toThrow(
         'thing a matches 2 existing records by name: one, two. Import the one to keep with the resource option { import: "one" }',
       );
     }
@@ -147,6 +149,7 @@ describe("deletes refused because of blockers", () => {
     const whileInUse = { poll: { initialMs: 10, maxMs: 20, factor: 2, jitter: 0 }, advice: "Free it" };
     const started = Date.now();
     const failed = deleteAndWaitGone({
+      ...IO,
       what: "VPC v-1",
       send: () => Promise.reject(conflict()),
       timeoutMs: 60_000,
@@ -168,6 +171,7 @@ describe("deletes refused because of blockers", () => {
       if (refusals-- > 0) throw conflict();
     });
     await deleteAndWaitGone({
+      ...IO,
       what: "VPC v-1",
       send,
       timeoutMs: 60_000,

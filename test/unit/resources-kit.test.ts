@@ -17,12 +17,12 @@ import {
   pollDelay,
   waitFor,
 } from "../../provider/kit/wait";
-import { progress } from "../../provider/runtime";
+import { REAL_CLOCK } from "../../provider/kit/context";
 
-jest.mock("../../provider/runtime", () => ({
-  ...jest.requireActual("../../provider/runtime"),
-  progress: jest.fn(),
-}));
+/** Where the kit's progress lines go in these tests (handed to it, as the runtime would). */
+const progress = jest.fn();
+/** What every delete and create of these tests works with besides its own options. */
+const IO = { log: progress, clock: REAL_CLOCK };
 
 function apiError(status: number, ambiguous = false): MdbApiError {
   return new MdbApiError({
@@ -178,7 +178,7 @@ describe("waitFor", () => {
 
 describe("createOnce", () => {
   type Rec = { id: string; name: string; status: string };
-  const ctx = { ref: { projectId: "p" } } as unknown as OpContext<never>;
+  const ctx = { ref: { projectId: "p" }, ...IO, adoptExisting: false } as unknown as OpContext<never>;
   const policy = (records: Rec[], send: () => Rec): CreatePolicy<{ name: string }, Rec, never> => ({
     what: (want) => `thing ${want.name}`,
     list: async () => records,
@@ -260,6 +260,7 @@ describe("deleteAndWaitGone", () => {
   it("404 on the delete means already gone: nothing to wait for", async () => {
     const look = jest.fn(async () => ({ status: "present" }));
     await deleteAndWaitGone({
+      ...IO,
       what: "thing t",
       send: () => Promise.reject(apiError(404)),
       look,
@@ -271,6 +272,7 @@ describe("deleteAndWaitGone", () => {
   it("waits until the resource is gone, and times out naming its state", async () => {
     let left = 2;
     await deleteAndWaitGone({
+      ...IO,
       what: "thing t",
       send: async () => undefined,
       look: async () => (left-- > 0 ? { status: "deleting" } : undefined),
@@ -278,6 +280,7 @@ describe("deleteAndWaitGone", () => {
     });
     expect(left).toBeLessThan(0);
     const stuck = deleteAndWaitGone({
+      ...IO,
       what: "thing t",
       send: async () => undefined,
       look: () => Promise.resolve({ status: "deleting" }),
@@ -292,9 +295,16 @@ describe("deleteAndWaitGone", () => {
     const send = jest.fn(async () => {
       if (refusals-- > 0) throw apiError(409);
     });
-    await deleteAndWaitGone({ what: "thing t", send, timeoutMs: 5000, whileInUse });
+    await deleteAndWaitGone({
+      ...IO,
+      what: "thing t",
+      send,
+      timeoutMs: 5000,
+      whileInUse,
+    });
     expect(send).toHaveBeenCalledTimes(3);
     const never = deleteAndWaitGone({
+      ...IO,
       what: "thing t",
       send: () => Promise.reject(apiError(409)),
       timeoutMs: 100,

@@ -8,7 +8,6 @@ import type {
   ReadReplicaSet as ReplicaSetRecord,
   Service as ServiceRecord,
 } from "../../provider/client/schemas";
-import { configureRuntime, progress } from "../../provider/runtime";
 import { PartialFailure } from "../../provider/kit/partial";
 import { readOutputs } from "../../provider/kit/field-table";
 import type { Step } from "../../provider/kit/steps";
@@ -18,14 +17,12 @@ import {
   type ReadReplicaSetOutputs,
 } from "../../provider/resources/read-replica-set/fields";
 import { planReplicaSet } from "../../provider/resources/read-replica-set/plan";
-import { PROVIDERS } from "../../provider/host";
+import { providerWith, testRuntime } from "../helpers/runtime";
 
-const impl = PROVIDERS["read-replica-set"];
-
-jest.mock("../../provider/runtime", () => ({
-  ...jest.requireActual("../../provider/runtime"),
-  progress: jest.fn(),
-}));
+/** Progress lines of this file's provider. */
+const progress = jest.fn();
+const runtime = testRuntime(progress);
+const impl = providerWith("read-replica-set", runtime);
 
 /** The calls a plan makes: operation and body. */
 function calls(steps: Step<never>[]) {
@@ -202,7 +199,7 @@ describe("ReadReplicaSet CRUD (stubbed client)", () => {
     process.env.MDB_PUBLIC_KEY = "pub";
     process.env.MDB_SECRET_KEY = "secret-key";
     process.env.MDB_PROJECT_ID = "proj";
-    configureRuntime(undefined);
+    runtime.configure(undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 

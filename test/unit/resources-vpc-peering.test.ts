@@ -5,18 +5,15 @@
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type { VpcPeering as PeeringRecord } from "../../provider/client/schemas";
-import { configureRuntime, progress } from "../../provider/runtime";
 import { PartialFailure } from "../../provider/kit/partial";
 import { readOutputs } from "../../provider/kit/field-table";
 import { VPC_PEERING, type VpcPeeringOutputs } from "../../provider/resources/vpc-peering/fields";
-import { PROVIDERS } from "../../provider/host";
+import { providerWith, testRuntime } from "../helpers/runtime";
 
-const impl = PROVIDERS["vpc-peering"];
-
-jest.mock("../../provider/runtime", () => ({
-  ...jest.requireActual("../../provider/runtime"),
-  progress: jest.fn(),
-}));
+/** Progress lines of this file's provider. */
+const progress = jest.fn();
+const runtime = testRuntime(progress);
+const impl = providerWith("vpc-peering", runtime);
 
 const valid = { vpcId: "vpc1", peerAccountId: "acct-9", peerRegionCode: "us-west-2", peerVpcId: "vpc-peer" };
 
@@ -106,7 +103,7 @@ describe("VpcPeering CRUD (stubbed client)", () => {
     process.env.MDB_PUBLIC_KEY = "pub";
     process.env.MDB_SECRET_KEY = "secret-key";
     process.env.MDB_PROJECT_ID = "proj";
-    configureRuntime(undefined);
+    runtime.configure(undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -5,17 +5,14 @@
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type { Vpc as VpcRecord } from "../../provider/client/schemas";
-import { configureRuntime, progress } from "../../provider/runtime";
 import { type VpcInputs, type VpcOutputs, ipv4CidrProblem } from "../../provider/resources/vpc/fields";
 import { planVpc } from "../../provider/resources/vpc/plan";
-import { PROVIDERS } from "../../provider/host";
+import { providerWith, testRuntime } from "../helpers/runtime";
 
-const impl = PROVIDERS.vpc;
-
-jest.mock("../../provider/runtime", () => ({
-  ...jest.requireActual("../../provider/runtime"),
-  progress: jest.fn(),
-}));
+/** Progress lines of this file's provider. */
+const progress = jest.fn();
+const runtime = testRuntime(progress);
+const impl = providerWith("vpc", runtime);
 
 const valid = { name: "core", cidr: "10.0.0.0/16", regionCode: "us-east-1" };
 
@@ -113,7 +110,7 @@ describe("Vpc CRUD (stubbed client)", () => {
     process.env.MDB_PUBLIC_KEY = "pub";
     process.env.MDB_SECRET_KEY = "secret-key";
     process.env.MDB_PROJECT_ID = "proj";
-    configureRuntime(undefined);
+    runtime.configure(undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -11,7 +11,9 @@ import { resourceClass } from "../../kit/register";
 import { READ_REPLICA_SET, type READ_REPLICA_SET_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+export const impl = legacyEntry(() =>
+  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(READ_REPLICA_SET.kind),
+);
 
 /** Inputs of a {@link ReadReplicaSet}. */
 export type ReadReplicaSetArgs = ArgsOf<typeof READ_REPLICA_SET_FIELDS>;

@@ -40,10 +40,12 @@ export function judgeReplicaSet(record: ReplicaSetRecord): PollVerdict {
 
 /** Waits until the set is active (and `changed` holds), failing on `error` or when it is gone. */
 export function waitForActive(
-  { api, ref, deadline }: OpContext<"serviceId" | "replicaSetId">,
+  ctx: OpContext<"serviceId" | "replicaSetId">,
   changed?: (record: ReplicaSetRecord) => boolean,
 ): Promise<ReplicaSetRecord> {
+  const { api, ref } = ctx;
   return waitUntil(
+    ctx,
     async () => {
       const record = await findReplicaSet(api, ref);
       if (!record)
@@ -54,7 +56,6 @@ export function waitForActive(
     },
     judgeUntil(judgeReplicaSet, changed),
     `read replica set ${ref.replicaSetId} to be active`,
-    deadline,
   );
 }
 

@@ -5,16 +5,16 @@
  */
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
 import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/connection";
-import { resourceProvider } from "../../kit/lifecycle";
 import type { CallWords, OpContext, ResourceOps } from "../../kit/spec";
 import { PollVerdict, waitUntil } from "../../kit/wait";
-import { progress } from "../../runtime";
-import { READ_REPLICA_SET, type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
+import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 
 /** Waits until the service is READY: a set can only be created on a running, settled service. */
-function waitForServiceReady({ api, ref, deadline }: OpContext<"serviceId" | "replicaSetId">) {
+function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
+  const { api, ref } = ctx;
   return waitUntil(
+    ctx,
     () => api.getService(ref.projectId, ref.serviceId),
     (service): PollVerdict => {
       if (service.status === "READY") return { done: true };
@@ -27,7 +27,6 @@ function waitForServiceReady({ api, ref, deadline }: OpContext<"serviceId" | "re
       return { done: false, state: service.status };
     },
     `service ${ref.serviceId} to be READY before creating a read replica set`,
-    deadline,
   );
 }
 
@@ -72,7 +71,8 @@ const REPLICA_SET_CALLS: CallWords<ReadReplicaSetInputs, ReadReplicaSetOutputs> 
   remove: () => [{ op: "deleteReplicaSet" }],
 };
 
-const READ_REPLICA_SET_OPS: Ops = {
+/** Its own API calls and records. */
+export const OPS: Ops = {
   find: findReplicaSet,
   recordId: (record) => record.id,
   derive: withConnection,
@@ -104,7 +104,7 @@ const READ_REPLICA_SET_OPS: Ops = {
       if (!error.isConflict) return false;
       const service = await ctx.api.getService(ctx.ref.projectId, ctx.ref.serviceId);
       if (service.status === "READY") return false;
-      progress(
+      ctx.log(
         `service ${ctx.ref.serviceId} is ${service.status}; waiting until READY to create ${want.name}`,
       );
       await waitForServiceReady(ctx);
@@ -114,6 +114,3 @@ const READ_REPLICA_SET_OPS: Ops = {
   calls: REPLICA_SET_CALLS,
   remove: "deleteReplicaSet",
 };
-
-/** The provider functions of `ReadReplicaSet`, as the registry holds them. */
-export const PROVIDER = resourceProvider(READ_REPLICA_SET, READ_REPLICA_SET_OPS);

@@ -120,7 +120,7 @@ export const SERVICE_FIELDS = {
   syncReplicaCount: input(
     haReplicasField,
     { update: ["setHA"] },
-    { read: (r) => r.ha_replicas?.sync_replica_count ?? 0 },
+    { read: (r) => r.ha_replicas?.sync_replica_count ?? 0, created: () => 0 },
   ),
   /** `PROD` or `DEV`. Default `DEV`. Change: in place (setServiceEnvironment). */
   environment: input(
@@ -133,13 +133,14 @@ export const SERVICE_FIELDS = {
   password: input(
     passwordField.optional(),
     { update: ["updatePassword"] },
-    { secret: true, equals: (d, o) => d === undefined || d === o },
+    // A new service has its initial password: updatePassword follows the create.
+    { secret: true, equals: (d, o) => d === undefined || d === o, created: () => undefined },
   ),
   /** Whether the connection pooler is on. Default false. Change: in place (enablePooler / disablePooler). */
   connectionPooler: input(
     flagField(false),
     { update: ["enablePooler", "disablePooler"] },
-    { read: (r) => !!r.connection_pooler },
+    { read: (r) => !!r.connection_pooler, created: () => false },
   ),
   /**
    * VPC to attach the service to, in the service's region. Checked before anything is created
@@ -149,13 +150,13 @@ export const SERVICE_FIELDS = {
   vpcId: input(
     nonEmpty.optional(),
     { update: ["detachFromVpc", "attachToVpc"] },
-    { read: (r) => r.vpcEndpoint?.vpc_id ?? undefined },
+    { read: (r) => r.vpcEndpoint?.vpc_id ?? undefined, created: () => undefined },
   ),
   /** Whether the service is paused. Default false. Change: in place (stopService / startService). */
   paused: input(
     flagField(false),
     { update: ["stopService", "startService"] },
-    { read: (r) => r.paused ?? r.status === "PAUSED" },
+    { read: (r) => r.paused ?? r.status === "PAUSED", created: () => false },
   ),
   /** Create the service as a fork of another. Change: replace. */
   forkFrom: input(

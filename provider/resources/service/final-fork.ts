@@ -7,7 +7,6 @@
 import { NAME_LENGTH, type Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import type { OpContext, Props } from "../../kit/spec";
-import { progress } from "../../runtime";
 import type { FinalForkOptions } from "./fields";
 import { waitForService } from "./plan";
 
@@ -31,7 +30,7 @@ export function finalForkOptions(setting: unknown): FinalForkOptions | undefined
 async function runnable(ctx: OpContext<"serviceId">, source: ServiceRecord): Promise<void> {
   if (source.status === "READY") return;
   if (source.paused || source.status === "PAUSED" || source.status === "PAUSING") {
-    progress(`service ${source.service_id} is ${source.status}: starting it to take its final fork`);
+    ctx.log(`service ${source.service_id} is ${source.status}: starting it to take its final fork`);
     if (source.status === "PAUSING") await waitForService(ctx, "PAUSED");
     await ctx.api.startService(ctx.ref.projectId, source.service_id);
   }
@@ -60,10 +59,10 @@ export async function takeFinalFork(ctx: OpContext<"serviceId">, props: Props): 
       s.status !== "DELETED",
   );
   if (fork) {
-    progress(`service ${serviceId}: final fork ${fork.service_id} "${name}" exists (made by an earlier run)`);
+    ctx.log(`service ${serviceId}: final fork ${fork.service_id} "${name}" exists (made by an earlier run)`);
   } else {
     await runnable(ctx, source);
-    progress(`service ${serviceId}: taking its final fork "${name}" (LAST_SNAPSHOT) before deleting it`);
+    ctx.log(`service ${serviceId}: taking its final fork "${name}" (LAST_SNAPSHOT) before deleting it`);
     fork = await api.forkService(projectId, serviceId, {
       forkStrategy: "LAST_SNAPSHOT",
       name,
@@ -72,7 +71,7 @@ export async function takeFinalFork(ctx: OpContext<"serviceId">, props: Props): 
     });
   }
   await waitForService({ ...ctx, ref: { projectId, serviceId: fork.service_id } }, "READY");
-  progress(
+  ctx.log(
     `service ${serviceId}: final fork ${fork.service_id} "${name}" is READY; it is not part of the ` +
       "stack (delete it yourself when it is no longer needed)",
   );

@@ -15,7 +15,9 @@ export type { FinalForkOptions, ResourceOutput } from "./fields";
 export type { EndpointOutput } from "../../kit/outputs";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+export const impl = legacyEntry(() =>
+  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(SERVICE.kind),
+);
 
 /** Inputs of a {@link Service}. */
 export type ServiceArgs = ArgsOf<typeof SERVICE_FIELDS>;

@@ -30,10 +30,10 @@ export function waitForService(
 ): Promise<ServiceRecord> {
   const { api, ref } = ctx;
   return waitUntil(
+    ctx,
     () => api.getService(ref.projectId, ref.serviceId),
     judgeUntil(judgeService(target), changed),
     `service ${ref.serviceId} to be ${target}`,
-    ctx.deadline,
   );
 }
 

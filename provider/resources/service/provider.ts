@@ -5,12 +5,11 @@
  */
 import { ADDONS_OF_TYPE, type Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
-import { resourceProvider } from "../../kit/lifecycle";
 import type { PlannedCall } from "../../kit/preview";
 import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { serviceConnection } from "./connection";
 import { finalForkName, finalForkOptions, takeFinalFork } from "./final-fork";
-import { SERVICE, type ServiceInputs, type ServiceOutputs } from "./fields";
+import { type ServiceInputs, type ServiceOutputs } from "./fields";
 import { planService, waitForService } from "./plan";
 import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 
@@ -57,27 +56,6 @@ function size(cpuMillis: number, memoryGbs: number): string {
   return `${cpuMillis}m/${memoryGbs}GB`;
 }
 
-/**
- * The outputs of a service just created (or forked) from `want`: the create call carries
- * name, type, region, size, HA replica count and environment (a fork: name, size and
- * environment, with no HA replicas); the service starts READY with no synchronous replica,
- * no pooler, no VPC and its initial password.
- */
-function createdService(want: ServiceInputs): ServiceOutputs {
-  return {
-    name: want.name,
-    serviceType: want.serviceType,
-    regionCode: want.regionCode,
-    cpuMillis: want.cpuMillis,
-    memoryGbs: want.memoryGbs,
-    replicaCount: want.forkFrom ? 0 : want.replicaCount,
-    syncReplicaCount: 0,
-    environment: want.environment,
-    connectionPooler: false,
-    paused: false,
-  } as ServiceOutputs;
-}
-
 /** The calls of a delete: the final fork first when the state asks for one (starting a paused service). */
 function removeService(olds: Props): PlannedCall[] {
   const fork = finalForkOptions(olds.finalFork);
@@ -100,11 +78,11 @@ const SERVICE_CALLS: CallWords<ServiceInputs, ServiceOutputs> = {
           detail: `${want.name} from ${want.forkFrom.serviceId} (${want.forkFrom.strategy})`,
         }
       : { op: "createService", detail: `${want.name} ${size(want.cpuMillis, want.memoryGbs)}` },
-  created: createdService,
   remove: removeService,
 };
 
-const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "serviceId"> = {
+/** Its own API calls and records. */
+export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "serviceId"> = {
   async find(api, ref) {
     const record = await unlessGone(api.getService(ref.projectId, ref.serviceId));
     return record?.status === "DELETED" ? undefined : record;
@@ -152,6 +130,3 @@ const SERVICE_OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "se
   beforeRemove: takeFinalFork,
   remove: "deleteService",
 };
-
-/** The provider functions of `Service`, as the registry holds them. */
-export const PROVIDER = resourceProvider(SERVICE, SERVICE_OPS);

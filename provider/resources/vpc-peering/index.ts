@@ -11,7 +11,9 @@ import { resourceClass } from "../../kit/register";
 import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+export const impl = legacyEntry(() =>
+  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(VPC_PEERING.kind),
+);
 
 /** Inputs of a {@link VpcPeering}. Every change replaces the peering (the old one is deleted first). */
 export type VpcPeeringArgs = ArgsOf<typeof VPC_PEERING_FIELDS>;

@@ -4,10 +4,9 @@
  */
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
-import { resourceProvider } from "../../kit/lifecycle";
 import type { ResourceOps } from "../../kit/spec";
 import { PollVerdict, waitUntil } from "../../kit/wait";
-import { VPC_PEERING, type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
+import { type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
 import { planVpcPeering } from "./plan";
 
 /** Verdict on a peering awaited to be active: `failed` is a failed terminal state. */
@@ -27,25 +26,21 @@ function peerOf(want: VpcPeeringInputs): string {
   return `account ${want.peerAccountId}, region ${want.peerRegionCode}, VPC ${want.peerVpcId}`;
 }
 
-const VPC_PEERING_OPS: ResourceOps<
-  VpcPeeringInputs,
-  VpcPeeringOutputs,
-  PeeringRecord,
-  "vpcId" | "peeringId"
-> = {
+/** Its own API calls and records. */
+export const OPS: ResourceOps<VpcPeeringInputs, VpcPeeringOutputs, PeeringRecord, "vpcId" | "peeringId"> = {
   find: (api, ref) => unlessGone(api.getPeering(ref.projectId, ref.vpcId, ref.peeringId)),
   recordId: (record) => record.id,
   plan: planVpcPeering,
   // Every input change replaces a peering, so the engine calls update only to finish a create
   // that did not (a peering still pending when the create's wait ran out): wait until active.
-  settle: ({ api, ref, deadline }, record) =>
+  settle: (ctx, record) =>
     record.status === "active"
       ? Promise.resolve(record)
       : waitUntil(
-          () => api.getPeering(ref.projectId, ref.vpcId, ref.peeringId),
+          ctx,
+          () => ctx.api.getPeering(ctx.ref.projectId, ctx.ref.vpcId, ctx.ref.peeringId),
           judgePeering,
-          `VPC peering ${ref.peeringId} to be active`,
-          deadline,
+          `VPC peering ${ctx.ref.peeringId} to be active`,
         ),
   // A peering has no name, so nothing proves that an existing live peering to the same peer was
   // made by this resource: adopting it unasked could give one peering two owners, and the first
@@ -78,11 +73,7 @@ const VPC_PEERING_OPS: ResourceOps<
   calls: {
     runs: false,
     create: (want) => ({ op: "createPeering", detail: `to ${peerOf(want)}` }),
-    created: (want) => ({ ...want }) as VpcPeeringOutputs,
     remove: () => [{ op: "deletePeering" }],
   },
   remove: "deletePeering",
 };
-
-/** The provider functions of `VpcPeering`, as the registry holds them. */
-export const PROVIDER = resourceProvider(VPC_PEERING, VPC_PEERING_OPS);

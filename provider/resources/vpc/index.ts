@@ -11,7 +11,9 @@ import { resourceClass } from "../../kit/register";
 import { VPC, type VPC_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() => (require("./provider") as { PROVIDER: ProviderImpl }).PROVIDER);
+export const impl = legacyEntry(() =>
+  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(VPC.kind),
+);
 
 /** Inputs of a {@link Vpc}. */
 export type VpcArgs = ArgsOf<typeof VPC_FIELDS>;

@@ -8,9 +8,8 @@ import type { Vpc as VpcRecord } from "../../client/schemas";
 import type { Blocker } from "../../kit/blockers";
 import { unlessGone } from "../../kit/delete";
 import type { ResourceRef } from "../../kit/ids";
-import { resourceProvider } from "../../kit/lifecycle";
 import type { ResourceOps } from "../../kit/spec";
-import { VPC, type VpcInputs, type VpcOutputs } from "./fields";
+import { type VpcInputs, type VpcOutputs } from "./fields";
 import { planVpc } from "./plan";
 
 /** How often a delete refused with 409 (VPC in use) is tried again: 0.5 s growing to 5 s. */
@@ -38,7 +37,8 @@ async function vpcBlockers(api: MdbApi, ref: ResourceRef<"vpcId">): Promise<Bloc
   ];
 }
 
-const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId"> = {
+/** Its own API calls and records. */
+export const OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId"> = {
   find: (api, ref) => unlessGone(api.getVpc(ref.projectId, ref.vpcId)),
   recordId: (record) => record.id,
   plan: planVpc,
@@ -59,8 +59,6 @@ const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId"> = {
   calls: {
     runs: false,
     create: (want) => ({ op: "createVpc", detail: `${want.name} ${want.cidr}` }),
-    // The create carries every input the API knows.
-    created: (want) => ({ ...want }) as VpcOutputs,
     remove: () => [{ op: "deleteVpc" }],
   },
   remove: "deleteVpc",
@@ -72,6 +70,3 @@ const VPC_OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId"> = {
   },
   blockers: vpcBlockers,
 };
-
-/** The provider functions of `Vpc`, as the registry holds them. */
-export const PROVIDER = resourceProvider(VPC, VPC_OPS);

@@ -1,0 +1,49 @@
+/**
+ * What the kit's provider functions work with, handed to them rather than read from module
+ * state: a {@link Runtime} gives each call its client, project resolution, progress channel and
+ * clock. In the provider host it is the process's (`../runtime.ts`); a test builds its own.
+ */
+import type { MdbApi } from "../client/api";
+import type { ConfigSource } from "../config";
+
+/** The time, and a way to wait. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` milliseconds. */
+  sleep(ms: number): Promise<void>;
+}
+
+/** The machine's clock. */
+export const REAL_CLOCK: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
+
+/** The API session of a call: built from the settings, so it throws on a bad configuration. */
+export interface Session {
+  /** The API client. */
+  api: MdbApi;
+  /** The project of a resource: `own` when given, else the configured one, else the key's. */
+  projectId(own?: string): Promise<string>;
+  /** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`). */
+  adoptExisting: boolean;
+}
+
+/** Where the provider functions of a process get what they work with. */
+export interface Runtime {
+  /** Keeps the stack config the dynamic provider's `configure` hook hands over. */
+  configure(config: ConfigSource | undefined): void;
+  /** The stack config `configure` kept; undefined outside the provider host. */
+  configSource(): ConfigSource | undefined;
+  /** True once the provider host configured the provider: check may then ask the API (`preflight.ts`). */
+  liveChecks(): boolean;
+  /** Lets check ask the API from now on (the provider host's `configure` hook calls it). */
+  enableLiveChecks(): void;
+  /** The session of the current settings. */
+  session(): Session;
+  /** Reports progress to the person running Pulumi. */
+  log(message: string): void;
+  /** Time and sleep. */
+  clock: Clock;
+}
