@@ -164,6 +164,16 @@ function responseBodies(records: typeof LENIENT_RECORDS, strict: boolean) {
     none: strict ? z.undefined() : z.unknown(),
     /** `{code, message}`, as the spec shows for delete replica set; the lenient reading tolerates none. */
     acknowledgement: strict ? records.ErrorBody : records.ErrorBody.optional(),
+    /**
+     * The service record, as the current API answers service resize; the lenient reading tolerates
+     * none, as the spec-era API answered (docs/api.md#statuses).
+     */
+    serviceOrNone: strict ? records.Service : records.Service.optional(),
+    /**
+     * `{message}`, as the current API answers replica set resize; the lenient reading tolerates
+     * none, as the spec-era API answered.
+     */
+    actionResultOrNone: strict ? records.ActionResult : records.ActionResult.optional(),
     authInfo: records.AuthInfo,
     analyticsResult: records.AnalyticsResult,
     actionResult: records.ActionResult,

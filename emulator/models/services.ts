@@ -100,9 +100,9 @@ export class ServiceModel {
 
   /**
    * Resizes a READY service; a size left out keeps its current value. The new size shows in
-   * `resources` once READY again.
+   * `resources` once READY again; the answer is the service, CONFIGURING.
    */
-  resizeService(projectId: string, serviceId: string, body: ResizeServiceRequest): void {
+  resizeService(projectId: string, serviceId: string, body: ResizeServiceRequest): Service {
     const service = this.state.service(projectId, serviceId);
     checkServiceAction(service, "resizeService");
     const [current] = service.resources;
@@ -114,6 +114,7 @@ export class ServiceModel {
     );
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, { resources: [resized] });
     this.state.commit();
+    return serviceView(service);
   }
 
   /** Replaces the password of a READY or PAUSED service (kept hashed, never returned). */

@@ -135,6 +135,16 @@ describe("the two readings of a record", () => {
   });
 });
 
+describe("resize answers, old and new", () => {
+  it.each(["resizeService", "resizeReplicaSet"] as const)(
+    "%s: the client reads the spec-era empty answer; conformance requires the current body",
+    (id) => {
+      expect(responseSchema(id, "lenient").safeParse(undefined).success).toBe(true);
+      expect(responseSchema(id, "strict").safeParse(undefined).success).toBe(false);
+    },
+  );
+});
+
 describe("paths and limits of the contract", () => {
   it("fills a path template in order, each value URL-encoded", () => {
     const op = OPERATIONS.getPeering;

@@ -100,6 +100,37 @@ describe("connection details from the first answer", () => {
   });
 });
 
+describe("resize answers with a body, as the vendor's current API", () => {
+  it("resize service: 202 with the service record, CONFIGURING, its sizes still the old ones", async () => {
+    const created = (await emu.api<Service>("POST", `${p}/services`, { name: "grow", cpu_millis: 500 })).body;
+    await readyService(created.service_id);
+    const response = await emu.withTransitionMs(() =>
+      emu.api("POST", `${p}/services/${created.service_id}/resize`, { cpu_millis: 1000, memory_gbs: 4 }),
+    );
+    expect(response.status).toBe(202);
+    const answered = ServiceSchema.parse(response.body);
+    expect(answered).toMatchObject({ service_id: created.service_id, status: "CONFIGURING" });
+    expect(answered.resources?.[0].spec).toMatchObject({ cpu_millis: 500, memory_gbs: 2 });
+    expect(answered).not.toHaveProperty("initial_password");
+  });
+
+  it("resize replica set: 202 with {message} naming the set", async () => {
+    const service = (await emu.api<Service>("POST", `${p}/services`, { name: "primary" })).body;
+    await readyService(service.service_id);
+    const sets = `${p}/services/${service.service_id}/replicaSets`;
+    const set = (
+      await emu.api<{ id: string }>("POST", sets, { name: "r", nodes: 1, cpu_millis: 250, memory_gbs: 1 })
+    ).body;
+    await emu.waitFor(
+      async () => ReplicaSetSchema.array().parse((await emu.api("GET", sets)).body)[0],
+      (r) => r.status === "active",
+    );
+    const response = await emu.api("POST", `${sets}/${set.id}/resize`, { nodes: 2 });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ message: expect.stringContaining(set.id) });
+  });
+});
+
 describe("auth info under both names", () => {
   it("200 with the key as `api_key` (current name) and as `apiKey` (deprecated alias), the same object", async () => {
     const response = await emu.api<Record<string, unknown>>("GET", "/auth/info");
@@ -144,7 +175,6 @@ describe("sizes as strings of digits, on every size field", () => {
     const { servicePath } = await records(false);
     const response = await emu.api("POST", `${servicePath}/resize`, { cpu_millis: "2000", memory_gbs: "8" });
     expect(response.status).toBe(202);
-    expect(response.text).toBe("");
     const service = await emu.waitFor(
       async () => ServiceSchema.parse((await emu.api("GET", servicePath)).body),
       (s) => s.status === "READY" && s.resources?.[0].spec.cpu_millis === 2000,
