@@ -49,3 +49,11 @@ export type ForkStrategy = (typeof FORK_STRATEGIES)[number];
 export const ADDONS = ["time-series", "ai"] as const;
 /** An add-on of create service. */
 export type Addon = (typeof ADDONS)[number];
+
+/**
+ * What create service and fork take for `cpu_millis` and `memory_gbs`, both at once, for a
+ * shared-resource service (docs/api.md#shared-resources). Resize does not take it.
+ */
+export const SHARED = "shared";
+/** The `shared` size of create service and fork. */
+export type Shared = typeof SHARED;
