@@ -56,3 +56,11 @@ export const ADDONS_OF_TYPE: Readonly<Record<ServiceType, Addon[] | undefined>> 
   TIMESERIESDB: ["time-series"],
   VECTOR: ["ai"],
 };
+
+/**
+ * What create service and fork take for `cpu_millis` and `memory_gbs`, both at once, for a
+ * shared-resource service (docs/api.md#shared-resources). Resize does not take it.
+ */
+export const SHARED = "shared";
+/** The `shared` size of create service and fork. */
+export type Shared = typeof SHARED;

@@ -23,6 +23,12 @@ export const MEMORY_GBS: WholeRange = { min: 1, max: 1024 };
 /** Nodes of a read replica set: 1 to 10. */
 export const REPLICA_SET_NODES: WholeRange = { min: 1, max: 10 };
 
+/**
+ * Nodes of a service, as service resize may restate them: exactly 1. HA replicas are setHA's and
+ * read capacity is a read replica set's, so another count would be silently misread.
+ */
+export const SERVICE_NODES: WholeRange = { min: 1, max: 1 };
+
 /** HA replicas of a service (`replica_count`, and `sync_replica_count`, which may not exceed it): 0 to 2. */
 export const HA_REPLICAS: WholeRange = { min: 0, max: 2 };
 
@@ -44,6 +50,7 @@ export function inRange(n: number, range: WholeRange): boolean {
 
 /** The rule of a range in words, e.g. `a multiple of 250 from 250 to 64000`. */
 export function describeRange(range: WholeRange): string {
+  if (range.min === range.max) return `exactly ${range.min}`;
   const span = range.max === undefined ? `at least ${range.min}` : `from ${range.min} to ${range.max}`;
   return range.step === undefined ? `a whole number ${span}` : `a multiple of ${range.step} ${span}`;
 }

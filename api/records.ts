@@ -47,11 +47,24 @@ export const EMULATOR_EXTENSIONS = {
 
 const int = z.number().int();
 
+/**
+ * `cpu_millis` and `memory_gbs` in the record of a shared-resource service (one created or forked
+ * with `"shared"` sizes): 0, no dedicated allocation. An integer, as the vendor types these fields,
+ * so that clients parsing integers read the record (docs/api.md#shared-resources).
+ */
+export const SHARED_SIZE = 0;
+
+/** True when a service's compute spec is that of a shared-resource service (both sizes 0). */
+export function isSharedSpec(spec: { cpu_millis: number; memory_gbs: number }): boolean {
+  return spec.cpu_millis === SHARED_SIZE && spec.memory_gbs === SHARED_SIZE;
+}
+
 /** Every record and answer shape of the API, in one reading. */
 function recordSchemas(read: Reading) {
   const Endpoint = read.object({ host: z.string(), port: int });
   const Metadata = read.object({ environment: read.oneOf(ENVIRONMENTS).optional() });
   const ConnectionPooler = read.object({ endpoint: Endpoint.optional() });
+  // Both sizes are SHARED_SIZE (0) for a shared-resource service: integers in either case.
   const Resource = read.object({
     id: z.string(),
     spec: read.object({ cpu_millis: int, memory_gbs: int, volume_type: z.string().optional() }),
@@ -164,6 +177,16 @@ function responseBodies(records: typeof LENIENT_RECORDS, strict: boolean) {
     none: strict ? z.undefined() : z.unknown(),
     /** `{code, message}`, as the spec shows for delete replica set; the lenient reading tolerates none. */
     acknowledgement: strict ? records.ErrorBody : records.ErrorBody.optional(),
+    /**
+     * The service record, as the current API answers service resize; the lenient reading tolerates
+     * none, as the spec-era API answered (docs/api.md#statuses).
+     */
+    serviceOrNone: strict ? records.Service : records.Service.optional(),
+    /**
+     * `{message}`, as the current API answers replica set resize; the lenient reading tolerates
+     * none, as the spec-era API answered.
+     */
+    actionResultOrNone: strict ? records.ActionResult : records.ActionResult.optional(),
     authInfo: records.AuthInfo,
     analyticsResult: records.AnalyticsResult,
     actionResult: records.ActionResult,

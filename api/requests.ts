@@ -7,7 +7,7 @@
  * source's creation) are the service's, not the schemas'.
  */
 import { z } from "zod";
-import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES } from "./enums";
+import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES, SHARED, type Shared } from "./enums";
 import {
   CPU_MILLIS,
   HA_REPLICAS,
@@ -15,23 +15,68 @@ import {
   NAME_LENGTH,
   PASSWORD_LENGTH,
   REPLICA_SET_NODES,
+  SERVICE_NODES,
   describeRange,
   inRange,
   type WholeRange,
 } from "./limits";
 
+/** The number a JSON number or a string of digits stands for; NaN for anything else. */
+function wholeValue(value: number | string): number {
+  return typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+}
+
 /**
  * A whole number within `range`, as a JSON number or as a string of digits (docs/api.md#numbers):
  * the service takes both, and newer clients send strings. The parsed value is a number; a bad value
- * gets one message, naming the rule.
+ * gets one message, naming the rule, with `hint` after it when given.
  */
-function wholeNumber(range: WholeRange) {
-  const rule = `must be ${describeRange(range)}, as a number or a string of digits`;
-  return z.union([z.number(), z.string()], { error: rule }).transform((value, ctx) => {
-    const n = typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
+function wholeNumber(range: WholeRange, hint?: string) {
+  // Refusing "shared", it only ever yields numbers.
+  return sizeInput(range, "refuse", hint) as z.ZodType<number, number | string>;
+}
+
+/**
+ * A size of create service or fork: a whole number within `range` (as {@link wholeNumber}), or
+ * `"shared"` for a shared-resource service (docs/api.md#shared-resources), kept as `"shared"`.
+ */
+function sizeOrShared(range: WholeRange) {
+  return sizeInput(range, "accept");
+}
+
+/**
+ * A whole number within `range`, or `"shared"` when `shared` is "accept". Where it is refused, a
+ * `"shared"` gets a message of its own: create and fork take it, so a client may well send it.
+ */
+function sizeInput(range: WholeRange, shared: "accept" | "refuse", hint?: string) {
+  const numbers = `${describeRange(range)}, as a number or a string of digits`;
+  const rule = `must be ${numbers}${shared === "accept" ? `, or "${SHARED}"` : ""}${hint ? ` (${hint})` : ""}`;
+  const refusal = `"${SHARED}" is taken by create service and fork only; here it must be ${numbers}`;
+  return z.union([z.number(), z.string()], { error: rule }).transform((value, ctx): number | Shared => {
+    if (value === SHARED && shared === "accept") return SHARED;
+    const n = wholeValue(value);
     if (inRange(n, range)) return n;
-    ctx.addIssue({ code: "custom", message: rule, input: value });
+    ctx.addIssue({ code: "custom", message: value === SHARED ? refusal : rule, input: value });
     return z.NEVER;
+  });
+}
+
+/**
+ * Requires `"shared"` for both sizes or for neither: a service shares CPU and memory together, and
+ * a size left out would otherwise take a dedicated default. The message names the other field.
+ */
+function sharedTogether(
+  body: { cpu_millis?: number | Shared; memory_gbs?: number | Shared },
+  ctx: z.RefinementCtx,
+) {
+  const cpu = body.cpu_millis === SHARED;
+  const memory = body.memory_gbs === SHARED;
+  if (cpu === memory) return;
+  const [field, other] = cpu ? ["memory_gbs", "cpu_millis"] : ["cpu_millis", "memory_gbs"];
+  ctx.addIssue({
+    code: "custom",
+    path: [field],
+    message: `must be "${SHARED}" too when ${other} is "${SHARED}" (a service shares both or neither)`,
   });
 }
 
@@ -63,25 +108,38 @@ function atLeastOne<T extends z.ZodObject>(schema: T, fields: readonly (keyof z.
   );
 }
 
-/** Body of create service; only `name` is required (docs/api.md#requests). */
-export const CreateServiceRequestSchema = z.strictObject({
-  name: nameInput,
-  // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
-  addons: z.array(z.enum(ADDONS)).optional(),
-  region_code: idInput.optional(),
-  replica_count: wholeNumber(HA_REPLICAS).optional(),
-  cpu_millis: wholeNumber(CPU_MILLIS).optional(),
-  memory_gbs: wholeNumber(MEMORY_GBS).optional(),
-  environment_tag: z.enum(ENVIRONMENTS).optional(),
-});
+/**
+ * Body of create service; only `name` is required (docs/api.md#requests). The sizes may both be
+ * `"shared"` (docs/api.md#shared-resources).
+ */
+export const CreateServiceRequestSchema = z
+  .strictObject({
+    name: nameInput,
+    // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
+    addons: z.array(z.enum(ADDONS)).optional(),
+    region_code: idInput.optional(),
+    replica_count: wholeNumber(HA_REPLICAS).optional(),
+    cpu_millis: sizeOrShared(CPU_MILLIS).optional(),
+    memory_gbs: sizeOrShared(MEMORY_GBS).optional(),
+    environment_tag: z.enum(ENVIRONMENTS).optional(),
+  })
+  .superRefine(sharedTogether);
 /** Body of create service, after parsing. */
 export type CreateServiceRequest = z.output<typeof CreateServiceRequestSchema>;
 
-/** Body of resize service: at least one of the sizes; the other stays as it is. */
+/**
+ * Body of resize service: at least one of the sizes; the other stays as it is. `nodes`, which the
+ * vendor's spec-era resize input shares with replica sets, is taken when it restates the service's
+ * one node.
+ */
 export const ResizeServiceRequestSchema = atLeastOne(
   z.strictObject({
     cpu_millis: wholeNumber(CPU_MILLIS).optional(),
     memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+    nodes: wholeNumber(
+      SERVICE_NODES,
+      "a service has one node: HA replicas are setHA's, read capacity a read replica set's",
+    ).optional(),
   }),
   ["cpu_millis", "memory_gbs"],
 );
@@ -120,20 +178,24 @@ export const VpcAttachmentRequestSchema = z.strictObject({
 /** Body of attachToVPC and detachFromVPC, after parsing. */
 export type VpcAttachmentRequest = z.output<typeof VpcAttachmentRequestSchema>;
 
-/** Body of forkService: every field optional (the strategy is NOW when absent); `target_time` is required for PITR. */
+/**
+ * Body of forkService: every field optional (the strategy is NOW when absent); `target_time` is
+ * required for PITR. The sizes may both be `"shared"`, as in create service.
+ */
 export const ForkServiceRequestSchema = z
   .strictObject({
     fork_strategy: z.enum(FORK_STRATEGIES).optional(),
     target_time: z.iso.datetime({ offset: true }).optional(),
     name: nameInput.optional(),
-    cpu_millis: wholeNumber(CPU_MILLIS).optional(),
-    memory_gbs: wholeNumber(MEMORY_GBS).optional(),
+    cpu_millis: sizeOrShared(CPU_MILLIS).optional(),
+    memory_gbs: sizeOrShared(MEMORY_GBS).optional(),
     environment_tag: z.enum(ENVIRONMENTS).optional(),
   })
   .refine((b) => b.fork_strategy !== "PITR" || b.target_time !== undefined, {
     message: "is required when fork_strategy is PITR",
     path: ["target_time"],
-  });
+  })
+  .superRefine(sharedTogether);
 /** Body of forkService, after parsing. */
 export type ForkServiceRequest = z.output<typeof ForkServiceRequestSchema>;
 

@@ -3,6 +3,7 @@
  * defaults the CLI, docs and tests share.
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
+export { DEFAULT_SERVER_LIMITS, type ServerLimits } from "./limits";
 export * from "./defaults";
 export type { Credentials } from "./auth";
 export type { FaultConfig, FaultConfigInput, FaultRule } from "./faults";

@@ -16,6 +16,7 @@ import {
 } from "./defaults";
 import { ApiError, codeForStatus } from "./errors";
 import { Faults, registerFaults, type FaultConfigInput } from "./faults";
+import { DEFAULT_SERVER_LIMITS, fastifyLimitOptions, type ServerLimits } from "./limits";
 import { Model } from "./model";
 import { RequestLog, registerRequestLog, type LoggedRequest } from "./request-log";
 import type { RouteContext } from "./routes/context";
@@ -46,6 +47,8 @@ export interface EmulatorOptions {
   onRequest?: (entry: LoggedRequest & { ms: number }) => void;
   /** Clock in epoch milliseconds, for deterministic tests. Default `Date.now`. */
   now?: () => number;
+  /** Bounds of the HTTP server against misbehaving clients; each left out is its default. */
+  limits?: Partial<ServerLimits>;
 }
 
 /** A running emulator. */
@@ -71,19 +74,32 @@ export interface Emulator {
 /** Builds the server without listening (used by `startEmulator`). */
 export function buildServer(
   context: RouteContext & { faults: Faults; requestLog: RequestLog },
-  options: Pick<EmulatorOptions, "logger" | "onRequest">,
+  options: Pick<EmulatorOptions, "logger" | "onRequest" | "limits">,
 ): FastifyInstance {
+  const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const bounded = fastifyLimitOptions(limits);
   const app = Fastify({
+    ...bounded,
     logger: options.logger ? { redact: ["req.headers.authorization"] } : false,
     // Some clients end paths with a slash; the spec's paths have none, and both reach the route.
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ...bounded.routerOptions, ignoreTrailingSlash: true },
   });
+  app.server.maxConnections = limits.maxConnections;
 
+  // JSON only: fastify's text/plain parser would hand a string to the routes, which then report a
+  // wrong body instead of a wrong content type.
+  app.removeAllContentTypeParsers();
   // An empty body counts as no body (clients send Content-Type on bodiless POSTs); bad JSON is a
   // 400. fastify's own parser does the parsing, for its guard against prototype poisoning.
   const parseJson = app.getDefaultJsonParser("error", "error");
-  app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (req, body, done) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      return done(
+        new ApiError(400, "INVALID_REQUEST", `(body): charset ${charset} is not supported; JSON is UTF-8`),
+        undefined,
+      );
+    }
     if (String(body).trim() === "") return done(null, undefined);
     parseJson(req, String(body), (err, parsed) => {
       if (err)

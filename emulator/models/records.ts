@@ -3,7 +3,15 @@
  * hosts, and the password hash the state keeps instead of a password.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Environment, ServiceType } from "../../api/schemas";
+import {
+  SHARED,
+  SHARED_SIZE,
+  isSharedSpec,
+  type Environment,
+  type ServiceType,
+  type Shared,
+} from "../../api/schemas";
+import { invalidField } from "../errors";
 import { DATABASE_PORT, DEFAULT_VOLUME_TYPE, ENDPOINT_DOMAIN } from "../defaults";
 import { newPassword, newResourceId, newServiceId } from "../ids";
 import type { EndpointData, ReplicaSetData, ServiceData } from "../store";
@@ -96,4 +104,31 @@ export function checkPassword(stored: string, password: string): boolean {
     .update(salt + password)
     .digest();
   return timingSafeEqual(actual, Buffer.from(digest, "hex"));
+}
+
+/** Compute sizes of a service: milli-cores and gigabytes, both SHARED_SIZE for shared resources. */
+export interface Sizes {
+  cpu_millis: number;
+  memory_gbs: number;
+}
+
+/**
+ * The sizes a create, fork or resize asks for (docs/api.md#shared-resources): `"shared"` (always
+ * both, the request schemas see to it) gives shared resources, a size left out keeps `current`'s.
+ * A shared service has no dedicated size to keep, so a change that gives one size only is a 400
+ * naming the other; `why` ends its message ("to resize a service with shared resources").
+ */
+export function requestedSizes(
+  requested: { cpu_millis?: number | Shared; memory_gbs?: number | Shared },
+  current: Sizes,
+  why: string,
+): Sizes {
+  if (requested.cpu_millis === SHARED || requested.memory_gbs === SHARED) {
+    return { cpu_millis: SHARED_SIZE, memory_gbs: SHARED_SIZE };
+  }
+  const { cpu_millis, memory_gbs } = requested;
+  if (isSharedSpec(current) && (cpu_millis === undefined) !== (memory_gbs === undefined)) {
+    throw invalidField(cpu_millis === undefined ? "cpu_millis" : "memory_gbs", `is required ${why}`);
+  }
+  return { cpu_millis: cpu_millis ?? current.cpu_millis, memory_gbs: memory_gbs ?? current.memory_gbs };
 }

@@ -67,13 +67,16 @@ export class ReplicaSetModel {
     return `replica set ${replicaSetId} is being deleted`;
   }
 
-  /** Resizes an active replica set (a value left out is kept): resizing, then active with the new sizes. */
+  /**
+   * Resizes an active replica set (a value left out is kept): resizing, then active with the new
+   * sizes. Returns the message.
+   */
   resizeReplicaSet(
     projectId: string,
     serviceId: string,
     replicaSetId: string,
     body: ResizeReplicaSetRequest,
-  ): void {
+  ): string {
     const replicaSet = this.state.replicaSet(projectId, serviceId, replicaSetId);
     checkReplicaSetAction(replicaSet, "resizeReplicaSet");
     beginReplicaSetResize(replicaSet, this.state.now(), this.state.transitionMs, {
@@ -82,6 +85,7 @@ export class ReplicaSetModel {
       nodes: body.nodes ?? replicaSet.nodes,
     });
     this.state.commit();
+    return `replica set ${replicaSetId} is being resized`;
   }
 
   /** Enables the connection pooler of an active replica set, at once. Returns the message. */

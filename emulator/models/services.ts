@@ -31,7 +31,7 @@ import {
   checkServiceAction,
 } from "../lifecycle";
 import { serviceView } from "../views";
-import { checkPassword, hashPassword, newService, resource, serviceHost } from "./records";
+import { checkPassword, hashPassword, newService, requestedSizes, resource, serviceHost } from "./records";
 import type { State } from "./state";
 
 /** The service operations of the emulated service. */
@@ -47,14 +47,19 @@ export class ServiceModel {
   createService(projectId: string, body: CreateServiceRequest): Service {
     const project = this.state.project(projectId);
     const now = this.state.now();
+    const sizes = requestedSizes(
+      body,
+      { cpu_millis: DEFAULT_CPU_MILLIS, memory_gbs: DEFAULT_MEMORY_GBS },
+      "to create a service",
+    );
     const { service, password } = newService({
       projectId,
       name: body.name,
       regionCode: body.region_code ?? DEFAULT_REGION_CODE,
       serviceType: serviceTypeOf(body.addons),
       createdMs: now,
-      cpuMillis: body.cpu_millis ?? DEFAULT_CPU_MILLIS,
-      memoryGbs: body.memory_gbs ?? DEFAULT_MEMORY_GBS,
+      cpuMillis: sizes.cpu_millis,
+      memoryGbs: sizes.memory_gbs,
       environment: body.environment_tag ?? "DEV",
       replicaCount: body.replica_count ?? 0,
       forkedFrom: null,
@@ -99,21 +104,24 @@ export class ServiceModel {
   }
 
   /**
-   * Resizes a READY service; a size left out keeps its current value. The new size shows in
-   * `resources` once READY again.
+   * Resizes a READY service; a size left out keeps its current value, and a shared service takes
+   * both sizes at once (it has none to keep). The new size shows in `resources` once READY again;
+   * the answer is the service, CONFIGURING. `nodes` can only restate the service's one node, so
+   * it changes nothing.
    */
-  resizeService(projectId: string, serviceId: string, body: ResizeServiceRequest): void {
+  resizeService(projectId: string, serviceId: string, body: ResizeServiceRequest): Service {
     const service = this.state.service(projectId, serviceId);
-    checkServiceAction(service, "resizeService");
     const [current] = service.resources;
-    const resized = resource(
-      body.cpu_millis ?? current?.spec.cpu_millis ?? DEFAULT_CPU_MILLIS,
-      body.memory_gbs ?? current?.spec.memory_gbs ?? DEFAULT_MEMORY_GBS,
-      current?.id,
-      current?.spec.volume_type,
+    const sizes = requestedSizes(
+      body,
+      current?.spec ?? { cpu_millis: DEFAULT_CPU_MILLIS, memory_gbs: DEFAULT_MEMORY_GBS },
+      "to resize a service with shared resources (it has no dedicated size to keep)",
     );
+    checkServiceAction(service, "resizeService");
+    const resized = resource(sizes.cpu_millis, sizes.memory_gbs, current?.id, current?.spec.volume_type);
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, { resources: [resized] });
     this.state.commit();
+    return serviceView(service);
   }
 
   /** Replaces the password of a READY or PAUSED service (kept hashed, never returned). */
@@ -193,16 +201,21 @@ export class ServiceModel {
         throw invalidField("target_time", `must not be before the source was created (${source.created})`);
       }
     }
-    checkServiceAction(source, "forkService");
     const [sourceResource] = source.resources;
+    const sizes = requestedSizes(
+      body,
+      sourceResource?.spec ?? { cpu_millis: DEFAULT_CPU_MILLIS, memory_gbs: DEFAULT_MEMORY_GBS },
+      "to fork a service with shared resources with a dedicated size (it has none to inherit)",
+    );
+    checkServiceAction(source, "forkService");
     const { service: fork, password } = newService({
       projectId,
       name: body.name ?? `${source.name}-fork`,
       regionCode: source.region_code,
       serviceType: source.service_type,
       createdMs: now,
-      cpuMillis: body.cpu_millis ?? sourceResource?.spec.cpu_millis ?? DEFAULT_CPU_MILLIS,
-      memoryGbs: body.memory_gbs ?? sourceResource?.spec.memory_gbs ?? DEFAULT_MEMORY_GBS,
+      cpuMillis: sizes.cpu_millis,
+      memoryGbs: sizes.memory_gbs,
       volumeType: sourceResource?.spec.volume_type,
       environment: body.environment_tag ?? "DEV",
       replicaCount: 0,

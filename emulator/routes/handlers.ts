@@ -55,7 +55,7 @@ export function handlers({ model, credentials, startedAt }: RouteContext): Handl
       message: replicaSets.deleteReplicaSet(p.project_id, p.service_id, p.replica_set_id),
     }),
     resizeReplicaSet: (p, body) =>
-      replicaSets.resizeReplicaSet(p.project_id, p.service_id, p.replica_set_id, body),
+      message(replicaSets.resizeReplicaSet(p.project_id, p.service_id, p.replica_set_id, body)),
     enableReplicaSetPooler: (p) =>
       message(replicaSets.enableReplicaSetPooler(p.project_id, p.service_id, p.replica_set_id)),
     disableReplicaSetPooler: (p) =>

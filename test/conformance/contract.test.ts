@@ -10,6 +10,7 @@ import {
   HA_REPLICAS,
   MEMORY_GBS,
   REPLICA_SET_NODES,
+  SERVICE_NODES,
   describeRange,
   inRange,
   LENIENT_RECORDS,
@@ -135,6 +136,16 @@ describe("the two readings of a record", () => {
   });
 });
 
+describe("resize answers, old and new", () => {
+  it.each(["resizeService", "resizeReplicaSet"] as const)(
+    "%s: the client reads the spec-era empty answer; conformance requires the current body",
+    (id) => {
+      expect(responseSchema(id, "lenient").safeParse(undefined).success).toBe(true);
+      expect(responseSchema(id, "strict").safeParse(undefined).success).toBe(false);
+    },
+  );
+});
+
 describe("paths and limits of the contract", () => {
   it("fills a path template in order, each value URL-encoded", () => {
     const op = OPERATIONS.getPeering;
@@ -146,6 +157,7 @@ describe("paths and limits of the contract", () => {
     [CPU_MILLIS, [250, 500, 64000], [0, 249, 300, 64250, 250.5], "a multiple of 250 from 250 to 64000"],
     [MEMORY_GBS, [1, 1024], [0, 1025, 1.5], "a whole number from 1 to 1024"],
     [REPLICA_SET_NODES, [1, 10], [0, 11], "a whole number from 1 to 10"],
+    [SERVICE_NODES, [1], [0, 2], "exactly 1"],
     [HA_REPLICAS, [0, 2], [-1, 3], "a whole number from 0 to 2"],
   ])("%j holds %j, refuses %j, and reads %s", (range, inside, outside, words) => {
     expect(inside.map((n) => inRange(n, range))).toEqual(inside.map(() => true));

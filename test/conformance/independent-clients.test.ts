@@ -3,9 +3,9 @@
  * what such clients send and read, over real HTTP, with the status and body they need. Every answer
  * is also checked against the strict contract (see helpers.ts).
  */
-import { STRICT_RECORDS, type Service } from "../../api/schemas";
+import { LENIENT_RECORDS, STRICT_RECORDS, type Service } from "../../api/schemas";
 import type { TestEmulator } from "../helpers/emulator";
-import { startConformanceEmulator } from "./helpers";
+import { expectInvalid, startConformanceEmulator } from "./helpers";
 
 const { ReadReplicaSet: ReplicaSetSchema, Service: ServiceSchema } = STRICT_RECORDS;
 
@@ -100,6 +100,37 @@ describe("connection details from the first answer", () => {
   });
 });
 
+describe("resize answers with a body, as the vendor's current API", () => {
+  it("resize service: 202 with the service record, CONFIGURING, its sizes still the old ones", async () => {
+    const created = (await emu.api<Service>("POST", `${p}/services`, { name: "grow", cpu_millis: 500 })).body;
+    await readyService(created.service_id);
+    const response = await emu.withTransitionMs(() =>
+      emu.api("POST", `${p}/services/${created.service_id}/resize`, { cpu_millis: 1000, memory_gbs: 4 }),
+    );
+    expect(response.status).toBe(202);
+    const answered = ServiceSchema.parse(response.body);
+    expect(answered).toMatchObject({ service_id: created.service_id, status: "CONFIGURING" });
+    expect(answered.resources?.[0].spec).toMatchObject({ cpu_millis: 500, memory_gbs: 2 });
+    expect(answered).not.toHaveProperty("initial_password");
+  });
+
+  it("resize replica set: 202 with {message} naming the set", async () => {
+    const service = (await emu.api<Service>("POST", `${p}/services`, { name: "primary" })).body;
+    await readyService(service.service_id);
+    const sets = `${p}/services/${service.service_id}/replicaSets`;
+    const set = (
+      await emu.api<{ id: string }>("POST", sets, { name: "r", nodes: 1, cpu_millis: 250, memory_gbs: 1 })
+    ).body;
+    await emu.waitFor(
+      async () => ReplicaSetSchema.array().parse((await emu.api("GET", sets)).body)[0],
+      (r) => r.status === "active",
+    );
+    const response = await emu.api("POST", `${sets}/${set.id}/resize`, { nodes: 2 });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ message: expect.stringContaining(set.id) });
+  });
+});
+
 describe("auth info under both names", () => {
   it("200 with the key as `api_key` (current name) and as `apiKey` (deprecated alias), the same object", async () => {
     const response = await emu.api<Record<string, unknown>>("GET", "/auth/info");
@@ -144,7 +175,6 @@ describe("sizes as strings of digits, on every size field", () => {
     const { servicePath } = await records(false);
     const response = await emu.api("POST", `${servicePath}/resize`, { cpu_millis: "2000", memory_gbs: "8" });
     expect(response.status).toBe(202);
-    expect(response.text).toBe("");
     const service = await emu.waitFor(
       async () => ServiceSchema.parse((await emu.api("GET", servicePath)).body),
       (s) => s.status === "READY" && s.resources?.[0].spec.cpu_millis === 2000,
@@ -194,29 +224,146 @@ describe("sizes as strings of digits, on every size field", () => {
 describe("one message per field", () => {
   const CPU = "cpu_millis: must be a multiple of 250 from 250 to 64000, as a number or a string of digits";
   const MEMORY = "memory_gbs: must be a whole number from 1 to 1024, as a number or a string of digits";
+  // Create and fork also take "shared", and say so.
+  const SIZES = `${CPU}; ${MEMORY}`;
+  const OR_SHARED = `${CPU}, or "shared"; ${MEMORY}, or "shared"`;
 
   it.each([
-    ["create service", () => `${p}/services`, { name: "x", cpu_millis: "abc", memory_gbs: "x" }],
-    ["resize service", () => `${p}/services/zzzzzzzzzz/resize`, { cpu_millis: "abc", memory_gbs: true }],
+    ["create service", () => `${p}/services`, { name: "x", cpu_millis: "abc", memory_gbs: "x" }, OR_SHARED],
+    [
+      "resize service",
+      () => `${p}/services/zzzzzzzzzz/resize`,
+      { cpu_millis: "abc", memory_gbs: true },
+      SIZES,
+    ],
     [
       "fork",
       () => `${p}/services/zzzzzzzzzz/forkService`,
       { fork_strategy: "NOW", cpu_millis: "1e3", memory_gbs: "" },
+      OR_SHARED,
     ],
     [
       "create replica set",
       () => `${p}/services/zzzzzzzzzz/replicaSets`,
       { name: "r", nodes: 1, cpu_millis: "many", memory_gbs: -1 },
+      SIZES,
     ],
     [
       "resize replica set",
       () => `${p}/services/zzzzzzzzzz/replicaSets/rrs-zzzzzzzz/resize`,
       { cpu_millis: 100, memory_gbs: "2048" },
+      SIZES,
     ],
-  ])("%s: 400 naming cpu_millis once and memory_gbs once", async (_what, path, body) => {
+  ])("%s: 400 naming cpu_millis once and memory_gbs once", async (_what, path, body, message) => {
     const response = await emu.api("POST", path(), body);
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ code: "INVALID_REQUEST", message: `${CPU}; ${MEMORY}` });
+    expect(response.body).toEqual({ code: "INVALID_REQUEST", message });
+  });
+});
+
+describe('shared-resource services: "shared" sizes on create and fork', () => {
+  const SHARED_SPEC = { cpu_millis: 0, memory_gbs: 0 };
+
+  /** A READY service created with `sizes`: its path and its record. */
+  async function readyWith(sizes: Record<string, unknown>) {
+    const created = await emu.api<Service>("POST", `${p}/services`, { name: "sized", ...sizes });
+    expect(created.status).toBe(202);
+    const ready = await readyService(created.body.service_id);
+    return { path: `${p}/services/${created.body.service_id}`, ready };
+  }
+
+  it("create: 202, the record shows both sizes as 0 (integers) from the first answer to READY", async () => {
+    const response = await emu.api("POST", `${p}/services`, {
+      name: "hobby",
+      cpu_millis: "shared",
+      memory_gbs: "shared",
+    });
+    expect(response.status).toBe(202);
+    const created = ServiceSchema.parse(response.body);
+    expect(created.resources?.[0].spec).toMatchObject(SHARED_SPEC);
+    const ready = await readyService(created.service_id);
+    expect(ready.resources?.[0].spec).toMatchObject(SHARED_SPEC);
+    // The provider's client reads records leniently: it takes the shared record as it is.
+    expect(LENIENT_RECORDS.Service.parse(ready).resources?.[0].spec).toMatchObject(SHARED_SPEC);
+  });
+
+  it('fork: "shared" makes a shared fork of a dedicated service; a shared source forks shared unless both sizes are given', async () => {
+    const dedicated = await readyWith({ cpu_millis: 1000, memory_gbs: 4 });
+    const shared = await emu.api("POST", `${dedicated.path}/forkService`, {
+      fork_strategy: "NOW",
+      cpu_millis: "shared",
+      memory_gbs: "shared",
+    });
+    expect(shared.status).toBe(202);
+    expect(ServiceSchema.parse(shared.body).resources?.[0].spec).toMatchObject(SHARED_SPEC);
+
+    const source = await readyWith({ cpu_millis: "shared", memory_gbs: "shared" });
+    const inherited = await emu.api("POST", `${source.path}/forkService`, { fork_strategy: "NOW" });
+    expect(inherited.status).toBe(202);
+    expect(ServiceSchema.parse(inherited.body).resources?.[0].spec).toMatchObject(SHARED_SPEC);
+    const sized = await emu.api("POST", `${source.path}/forkService`, { cpu_millis: 2000, memory_gbs: 8 });
+    expect(sized.status).toBe(202);
+    expect(ServiceSchema.parse(sized.body).resources?.[0].spec).toMatchObject({
+      cpu_millis: 2000,
+      memory_gbs: 8,
+    });
+    expectInvalid(await emu.api("POST", `${source.path}/forkService`, { cpu_millis: 2000 }), "memory_gbs");
+  });
+
+  it.each([
+    [{ cpu_millis: "shared" }, "memory_gbs"],
+    [{ cpu_millis: "shared", memory_gbs: 2 }, "memory_gbs"],
+    [{ cpu_millis: 500, memory_gbs: "shared" }, "cpu_millis"],
+  ])('"shared" for one size only: 400 naming the other (%j)', async (sizes, field) => {
+    const response = await emu.api("POST", `${p}/services`, { name: "half", ...sizes });
+    expectInvalid(response, field);
+    expect((response.body as { message: string }).message).toContain("shares both or neither");
+  });
+
+  it("resize of a shared service to dedicated sizes: 202, READY with both; one size alone is a 400", async () => {
+    const { path } = await readyWith({ cpu_millis: "shared", memory_gbs: "shared" });
+    expectInvalid(await emu.api("POST", `${path}/resize`, { cpu_millis: 1000 }), "memory_gbs");
+    const response = await emu.api("POST", `${path}/resize`, { cpu_millis: "1000", memory_gbs: "4" });
+    expect(response.status).toBe(202);
+    const resized = await emu.waitFor(
+      async () => ServiceSchema.parse((await emu.api("GET", path)).body),
+      (s) => s.status === "READY" && s.resources?.[0].spec.cpu_millis === 1000,
+    );
+    expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+  });
+
+  it('resize to "shared": 400 saying only create and fork take it', async () => {
+    const { path } = await readyWith({});
+    const response = await emu.api("POST", `${path}/resize`, { cpu_millis: "shared", memory_gbs: "shared" });
+    expectInvalid(response, "cpu_millis");
+    expect((response.body as { message: string }).message).toContain(
+      '"shared" is taken by create service and fork only',
+    );
+  });
+});
+
+describe("nodes on service resize, as the vendor's spec-era resize input has it", () => {
+  it.each([1, "1"])("nodes %j with the sizes: 202, the sizes applied", async (nodes) => {
+    const created = (await emu.api<Service>("POST", `${p}/services`, { name: "one-node" })).body;
+    const path = `${p}/services/${created.service_id}`;
+    await readyService(created.service_id);
+    const response = await emu.api("POST", `${path}/resize`, { cpu_millis: 1000, memory_gbs: 4, nodes });
+    expect(response.status).toBe(202);
+    const resized = await emu.waitFor(
+      async () => ServiceSchema.parse((await emu.api("GET", path)).body),
+      (s) => s.status === "READY" && s.resources?.[0].spec.cpu_millis === 1000,
+    );
+    expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });
+  });
+
+  it("another node count: 400 naming nodes, pointing to setHA and read replica sets", async () => {
+    const response = await emu.api("POST", `${p}/services/zzzzzzzzzz/resize`, { cpu_millis: 1000, nodes: 3 });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({
+      code: "INVALID_REQUEST",
+      message:
+        "nodes: must be exactly 1, as a number or a string of digits (a service has one node: HA replicas are setHA's, read capacity a read replica set's)",
+    });
   });
 });
 

@@ -103,13 +103,13 @@ describe("Get Read Replica Sets", () => {
 });
 
 describe("Resize a Read Replica Set", () => {
-  it("202 without body, resizing, then active with the new sizes", async () => {
+  it("202 with a message, resizing, then active with the new sizes", async () => {
     const set = await createActiveSet();
     const response = await emu.withTransitionMs(() =>
       emu.api("POST", `${sets}/${set.id}/resize`, { cpu_millis: 1000, memory_gbs: 4, nodes: 3 }),
     );
     expect(response.status).toBe(202);
-    expect(response.text).toBe("");
+    expect(response.body).toEqual({ message: expect.stringContaining(set.id) });
     expect(await getSet(set.id)).toMatchObject({ status: "resizing", cpu_millis: 500, nodes: 2 });
     expectConflict(
       await emu.api("POST", `${sets}/${set.id}/resize`, { cpu_millis: 250, memory_gbs: 1 }),

@@ -155,13 +155,13 @@ describe("Stop a Service and Start a Service", () => {
 });
 
 describe("Resize a Service", () => {
-  it("202 without body, CONFIGURING, then READY with the new resources", async () => {
+  it("202 with the service, CONFIGURING, then READY with the new resources", async () => {
     const service = await createReadyService({ cpu_millis: 500, memory_gbs: 2 });
     const response = await emu.withTransitionMs(() =>
       emu.api("POST", path(service.service_id, "resize"), { cpu_millis: 2000, memory_gbs: 8 }),
     );
     expect(response.status).toBe(202);
-    expect(response.text).toBe("");
+    expect(response.body).toMatchObject({ service_id: service.service_id, status: "CONFIGURING" });
     const during = await getService(service.service_id);
     expect(during.status).toBe("CONFIGURING");
     expect(during.resources?.[0].spec).toMatchObject({ cpu_millis: 500, memory_gbs: 2 });
