@@ -4,6 +4,7 @@
  * refused, and conversion of every failure into an {@link MdbApiError} that names the operation
  * (and, for a limit, the option that changes it) and holds no credential.
  */
+import { constants as bufferConstants } from "buffer";
 import * as fs from "fs";
 import * as path from "path";
 import axios, { AxiosError, AxiosInstance, AxiosResponse } from "axios";
@@ -149,6 +150,26 @@ function bytes(n: number): string {
   return `${n} bytes${unit}`;
 }
 
+/**
+ * Throws when a limit of `options` cannot work: not a positive number, or (`maxResponseBytes`)
+ * beyond the longest string Node can make, which would crash the process instead of failing a call.
+ */
+function checkLimits(options: HttpClientOptions): void {
+  const positive = ["timeoutMs", "attemptDeadlineMs", "maxResponseBytes", "maxHeaderBytes"] as const;
+  for (const name of positive) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw new RangeError(`HttpClient option ${name} must be a positive number, got ${value}`);
+  }
+  const retryAfter = options.maxRetryAfterMs;
+  if (retryAfter !== undefined && !(Number.isFinite(retryAfter) && retryAfter >= 0))
+    throw new RangeError(`HttpClient option maxRetryAfterMs must be 0 or more, got ${retryAfter}`);
+  if ((options.maxResponseBytes ?? 0) > bufferConstants.MAX_STRING_LENGTH)
+    throw new RangeError(
+      `HttpClient option maxResponseBytes must be at most ${bufferConstants.MAX_STRING_LENGTH}, got ${options.maxResponseBytes}`,
+    );
+}
+
 /** An HTTP client of the API bound to one endpoint and one key. */
 export class HttpClient {
   /** The normalised base URL, ending with the API prefix. */
@@ -158,8 +179,10 @@ export class HttpClient {
   private readonly limits: TransportLimits;
   private readonly maxRetryAfterMs: number;
 
+  /** Throws a `RangeError` naming the option when a limit of `options` is not usable. */
   constructor(private readonly options: HttpClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    checkLimits(options);
     this.secretKey = options.secretKey;
     this.limits = {
       maxResponseBytes: options.maxResponseBytes ?? DEFAULT_TRANSPORT_LIMITS.maxResponseBytes,
