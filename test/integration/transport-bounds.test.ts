@@ -9,6 +9,7 @@
  */
 import * as net from "node:net";
 import type { AddressInfo } from "node:net";
+import * as zlib from "node:zlib";
 import { HttpClient, type HttpClientOptions, type RequestSpec } from "../../provider/client/http";
 import { apiFailure } from "./client-helpers";
 
@@ -159,6 +160,7 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
       expect(ms).toBeLessThan(10_000);
       expect(srv.requests()).toBe(1);
       expect(error.isTransient).toBe(false);
+      expectNoCredential(error.message);
       expect(peak - before).toBeLessThan(256 * MiB);
     } finally {
       clearInterval(sampler);
@@ -176,6 +178,27 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
     try {
       const { error } = await timedFailure(clientOf(srv, { maxResponseBytes: MiB }).request(GET));
       expect(error.message).toContain("1048576 bytes (1 MiB), the limit of option maxResponseBytes");
+      expect(srv.requests()).toBe(1);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("a small gzip answer that inflates past the limit is counted as inflated, and stopped", async () => {
+    // 32 MiB of one repeated byte: about 32 KiB on the wire.
+    const bomb = zlib.gzipSync(Buffer.alloc(32 * MiB, "["));
+    const srv = await rawServer((socket) =>
+      socket.end(
+        Buffer.concat([
+          Buffer.from(head("200 OK", { "Content-Encoding": "gzip", "Content-Length": bomb.length })),
+          bomb,
+        ]),
+      ),
+    );
+    try {
+      const { error } = await timedFailure(clientOf(srv).request(GET));
+      expect(error.code).toBe("RESPONSE_TOO_LARGE");
+      expect(error.message).toContain("8388608 bytes (8 MiB), the limit of option maxResponseBytes");
       expect(srv.requests()).toBe(1);
     } finally {
       await srv.close();
@@ -282,6 +305,7 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
       );
       expect(error.message).not.toContain("t0k3n");
       expect(error.isTransient).toBe(false);
+      expectNoCredential(error.message);
       expect(elsewhere.requests()).toBe(0);
       expect(srv.requests()).toBe(1);
     } finally {
