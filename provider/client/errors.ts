@@ -24,6 +24,12 @@ export interface MdbApiErrorDetails {
   ambiguous: boolean;
   /** Seconds the API asked to wait (`Retry-After`), when it said so. */
   retryAfterSeconds?: number;
+  /**
+   * Whether the same request may succeed a moment later; by default judged from `status` alone
+   * ({@link isTransientStatus}). False for what repeating cannot mend: an answer over a size limit,
+   * a redirect, a `Retry-After` longer than the client waits.
+   */
+  retryable?: boolean;
 }
 
 /**
@@ -43,6 +49,8 @@ export class MdbApiError extends Error implements MdbApiErrorDetails {
   readonly resourceId?: string;
   readonly ambiguous: boolean;
   readonly retryAfterSeconds?: number;
+  /** The client's own verdict on repeating, when it has one; {@link MdbApiError.isTransient} reads it. */
+  readonly retryable?: boolean;
 
   constructor(details: MdbApiErrorDetails) {
     const where = details.resourceId ? ` (${details.resourceId})` : "";
@@ -56,6 +64,7 @@ export class MdbApiError extends Error implements MdbApiErrorDetails {
     this.resourceId = details.resourceId;
     this.ambiguous = details.ambiguous;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.retryable = details.retryable;
   }
 
   /** True when the API answered 404: the resource does not exist (any more). */
@@ -70,10 +79,11 @@ export class MdbApiError extends Error implements MdbApiErrorDetails {
 
   /**
    * True when the failure says nothing about the request itself: no answer (network error,
-   * timeout), 429 or a 5xx. The same request may well succeed a moment later.
+   * timeout), 429 or a 5xx, unless the client knows better (an answer over a size limit, a redirect,
+   * a `Retry-After` beyond its cap). The same request may well succeed a moment later.
    */
   get isTransient(): boolean {
-    return isTransientStatus(this.status);
+    return this.retryable ?? isTransientStatus(this.status);
   }
 }
 
@@ -106,4 +116,21 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
     /(authorization["']?\s*[:=]\s*["']?)(basic|bearer)\s+[A-Za-z0-9+/=._-]+/gi,
     `$1${REDACTED}`,
   );
+}
+
+/**
+ * Where a redirect pointed, fit for an error message: `location` resolved against `requestUrl`,
+ * without user info, query or fragment (any of which may carry a token), or a note that there was
+ * no (readable) `Location` header.
+ */
+export function redirectTarget(location: unknown, requestUrl: string): string {
+  if (typeof location !== "string" || location.trim() === "") return "nowhere (no Location header)";
+  let url: URL;
+  try {
+    url = new URL(location, requestUrl);
+  } catch {
+    return "an unreadable Location";
+  }
+  const hidden = url.search || url.hash ? " (query omitted)" : "";
+  return `${url.protocol}//${url.host}${url.pathname}${hidden}`;
 }

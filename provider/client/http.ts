@@ -1,8 +1,10 @@
 /**
- * The HTTP layer of the client: one axios instance (on the adapter of transport.ts) with Basic
- * auth, a per-request timeout, a User-Agent, retries with jittered backoff (axios-retry) and
- * conversion of every failure into an {@link MdbApiError} whose text holds no credential.
+ * The HTTP layer of the client: one axios instance (on the bounded adapter of transport.ts) with
+ * Basic auth, an idle timeout, a User-Agent, retries with jittered backoff (axios-retry), redirects
+ * refused, and conversion of every failure into an {@link MdbApiError} that names the operation
+ * (and, for a limit, the option that changes it) and holds no credential.
  */
+import { constants as bufferConstants } from "buffer";
 import * as fs from "fs";
 import * as path from "path";
 import axios, { AxiosError, AxiosInstance, AxiosResponse } from "axios";
@@ -12,8 +14,15 @@ import { BackoffPolicy, DEFAULT_RETRY_BACKOFF, backoffDelay, parseRetryAfter } f
 import type { RetryClass } from "../../api/operations";
 import { ErrorBodySchema } from "../../api/records";
 import { normalizeBaseUrl } from "./base-url";
-import { MdbApiError, isTransientStatus, redact } from "./errors";
-import { chooseAdapter } from "./transport";
+import { MdbApiError, isTransientStatus, redact, redirectTarget } from "./errors";
+import {
+  DEADLINE_EXCEEDED,
+  DEFAULT_TRANSPORT_LIMITS,
+  HEADER_OVERFLOW,
+  RESPONSE_TOO_LARGE,
+  chooseAdapter,
+  type TransportLimits,
+} from "./transport";
 
 /** Settings of an {@link HttpClient}. */
 export interface HttpClientOptions {
@@ -26,13 +35,32 @@ export interface HttpClientOptions {
   publicKey: string;
   /** API secret key: the Basic auth password. Never logged nor quoted in errors. */
   secretKey: string;
-  /** Time limit of one HTTP request, in milliseconds. Default 30 000. */
+  /**
+   * Idle timeout of one attempt, in milliseconds: the longest silence of the connection (no byte
+   * sent or received) before the attempt fails. Default 30 000. A server that trickles bytes never
+   * trips it; `attemptDeadlineMs` bounds that.
+   */
   timeoutMs?: number;
+  /**
+   * Total deadline of one attempt, in milliseconds: sending, the answer's headers and its whole
+   * body. A GET (or idempotent action) past it is retried like a timeout. Default 60 000.
+   */
+  attemptDeadlineMs?: number;
+  /**
+   * Largest answer body accepted, in bytes, counted after decompression. A larger one fails at
+   * once and is not retried. Default 8 MiB (8 388 608), about 4 x the largest list of 1000 services.
+   */
+  maxResponseBytes?: number;
+  /** Largest answer head (status line and headers) accepted, in bytes. Not retried. Default 16 KiB. */
+  maxHeaderBytes?: number;
   /** How many times a retryable request is retried. Default 6. */
   maxRetries?: number;
   /** Backoff between retries. Default {@link DEFAULT_RETRY_BACKOFF}. */
   backoff?: BackoffPolicy;
-  /** Longest `Retry-After` obeyed, in milliseconds; a longer one fails at once. Default 60 000. */
+  /**
+   * Longest `Retry-After` obeyed, in milliseconds; an answer asking for longer fails at once, saying
+   * how long the API asked for. Default 60 000.
+   */
   maxRetryAfterMs?: number;
   /** Called before each retry, e.g. to log progress. */
   onRetry?: (info: { operation: string; attempt: number; delayMs: number; reason: string }) => void;
@@ -89,8 +117,12 @@ function neverSent(error: AxiosError): boolean {
   return error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
 }
 
+/** Failures that repeating the same request cannot mend: the same answer would overflow again. */
+const FINAL_CODES = new Set<string | undefined>([RESPONSE_TOO_LARGE, HEADER_OVERFLOW]);
+
 /** True when a failed request may be repeated under `mode`. */
 function isRetryable(error: AxiosError, mode: RetryMode): boolean {
+  if (FINAL_CODES.has(error.code)) return false;
   const status = error.response?.status;
   if (mode === "create") return status === 429 || (status === undefined && neverSent(error));
   return isTransientStatus(status);
@@ -107,16 +139,57 @@ interface SpecCarrier {
   [MDB_SPEC]?: RequestSpec;
 }
 
+/** `n` bytes for a message: `8388608 bytes (8 MiB)`. */
+function bytes(n: number): string {
+  const unit =
+    n >= 1024 * 1024
+      ? ` (${+(n / 1024 / 1024).toFixed(1)} MiB)`
+      : n >= 1024
+        ? ` (${+(n / 1024).toFixed(1)} KiB)`
+        : "";
+  return `${n} bytes${unit}`;
+}
+
+/**
+ * Throws when a limit of `options` cannot work: not a positive number, or (`maxResponseBytes`)
+ * beyond the longest string Node can make, which would crash the process instead of failing a call.
+ */
+function checkLimits(options: HttpClientOptions): void {
+  const positive = ["timeoutMs", "attemptDeadlineMs", "maxResponseBytes", "maxHeaderBytes"] as const;
+  for (const name of positive) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw new RangeError(`HttpClient option ${name} must be a positive number, got ${value}`);
+  }
+  const retryAfter = options.maxRetryAfterMs;
+  if (retryAfter !== undefined && !(Number.isFinite(retryAfter) && retryAfter >= 0))
+    throw new RangeError(`HttpClient option maxRetryAfterMs must be 0 or more, got ${retryAfter}`);
+  if ((options.maxResponseBytes ?? 0) > bufferConstants.MAX_STRING_LENGTH)
+    throw new RangeError(
+      `HttpClient option maxResponseBytes must be at most ${bufferConstants.MAX_STRING_LENGTH}, got ${options.maxResponseBytes}`,
+    );
+}
+
 /** An HTTP client of the API bound to one endpoint and one key. */
 export class HttpClient {
   /** The normalised base URL, ending with the API prefix. */
   readonly baseUrl: string;
   private readonly axios: AxiosInstance;
   private readonly secretKey: string;
+  private readonly limits: TransportLimits;
+  private readonly maxRetryAfterMs: number;
 
+  /** Throws a `RangeError` naming the option when a limit of `options` is not usable. */
   constructor(private readonly options: HttpClientOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    checkLimits(options);
     this.secretKey = options.secretKey;
+    this.limits = {
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_TRANSPORT_LIMITS.maxResponseBytes,
+      attemptDeadlineMs: options.attemptDeadlineMs ?? DEFAULT_TRANSPORT_LIMITS.attemptDeadlineMs,
+      maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_TRANSPORT_LIMITS.maxHeaderBytes,
+    };
+    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
     const token = Buffer.from(`${options.publicKey}:${options.secretKey}`).toString("base64");
     this.axios = axios.create({
       baseURL: this.baseUrl,
@@ -130,10 +203,10 @@ export class HttpClient {
       // turned into a result or an error in one place (request below).
       validateStatus: (status) => status !== 429 && status < 500,
       transitional: { clarifyTimeoutError: true },
-      adapter: chooseAdapter(),
+      adapter: chooseAdapter(this.limits),
     });
     const backoff = options.backoff ?? DEFAULT_RETRY_BACKOFF;
-    const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    const maxRetryAfterMs = this.maxRetryAfterMs;
     axiosRetry(this.axios, {
       retries: options.maxRetries ?? 6,
       shouldResetTimeout: true,
@@ -182,6 +255,7 @@ export class HttpClient {
       throw this.toError(spec, error);
     }
     if (response.status >= 400) throw this.fromResponse(spec, response);
+    if (response.status >= 300) throw this.redirected(spec, response);
     const data = response.data === "" ? undefined : response.data;
     if (!schema) return data as T;
     const parsed = schema.safeParse(data);
@@ -206,6 +280,26 @@ export class HttpClient {
     return cleaned.length > MAX_MESSAGE_LENGTH ? `${cleaned.slice(0, MAX_MESSAGE_LENGTH)}...` : cleaned;
   }
 
+  /** A 3xx: never followed, so that the credentials go to the API's own origin only. */
+  private redirected(spec: RequestSpec, response: AxiosResponse): MdbApiError {
+    const target = redirectTarget(response.headers?.["location"], `${this.baseUrl}${spec.path}`);
+    return new MdbApiError({
+      operation: spec.operation,
+      status: response.status,
+      code: "REDIRECTED",
+      apiMessage: this.clean(
+        spec,
+        `the server redirected the request to ${target}; the client does not follow redirects, so that ` +
+          `credentials go to ${new URL(this.baseUrl).origin} only: if the API has moved, set the API URL ` +
+          `(mdb:apiUrl / MDB_API_URL) to its new address`,
+      ),
+      resourceId: spec.resourceId,
+      // A 303 to a POST may follow work done: let a create look before it creates again.
+      ambiguous: true,
+      retryable: false,
+    });
+  }
+
   private fromResponse(spec: RequestSpec, response: AxiosResponse): MdbApiError {
     const body = ErrorBodySchema.safeParse(response.data);
     const code = body.success ? body.data.code : `HTTP_${response.status}`;
@@ -215,34 +309,71 @@ export class HttpClient {
         ? response.data
         : (response.statusText ?? "no message");
     const retryAfterMs = parseRetryAfter(response.headers?.["retry-after"]);
+    const beyondCap = retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs;
+    const note = beyondCap
+      ? ` (the API asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than ` +
+        `the ${this.maxRetryAfterMs} ms the client waits, option maxRetryAfterMs: not retried)`
+      : "";
     return new MdbApiError({
       operation: spec.operation,
       status: response.status,
       code: this.clean(spec, code),
-      apiMessage: this.clean(spec, message),
+      apiMessage: this.clean(spec, message) + note,
       resourceId: spec.resourceId,
       // A 5xx may come after the work was done; 4xx answers are definite, except a 409 to a
       // repeated request: the first attempt may have started the change the repeat conflicts with.
       ambiguous: response.status >= 500 || (response.status === 409 && retriedBefore(response)),
       retryAfterSeconds: retryAfterMs !== undefined ? Math.ceil(retryAfterMs / 1000) : undefined,
+      retryable: beyondCap ? false : undefined,
     });
+  }
+
+  /** The code and text of a failure with no answer to show, naming the limit and its option. */
+  private noAnswer(error: AxiosError): { code: string; text: string; retryable?: boolean } {
+    const where = this.baseUrl;
+    switch (error.code) {
+      case RESPONSE_TOO_LARGE:
+        return {
+          code: "RESPONSE_TOO_LARGE",
+          text: `the answer from ${where} is larger than ${bytes(this.limits.maxResponseBytes)}, the limit of option maxResponseBytes; reading stopped`,
+          retryable: false,
+        };
+      case HEADER_OVERFLOW:
+        return {
+          code: "HEADERS_TOO_LARGE",
+          text: `the answer's headers from ${where} are larger than ${bytes(this.limits.maxHeaderBytes)}, the limit of option maxHeaderBytes`,
+          retryable: false,
+        };
+      case DEADLINE_EXCEEDED:
+        return {
+          code: "TIMEOUT",
+          text: `no complete answer from ${where} within ${this.limits.attemptDeadlineMs} ms, the deadline of one attempt (option attemptDeadlineMs)`,
+        };
+      case "ETIMEDOUT":
+      case "ECONNABORTED":
+        return {
+          code: "TIMEOUT",
+          text: `no data from ${where} for ${this.options.timeoutMs ?? 30_000} ms, the idle timeout (option timeoutMs)`,
+        };
+      default:
+        return {
+          code: "NETWORK_ERROR",
+          text: `${error.code ?? "network error"} talking to ${where}: ${error.message}`,
+        };
+    }
   }
 
   private toError(spec: RequestSpec, error: unknown): MdbApiError {
     if (axios.isAxiosError(error)) {
       if (error.response) return this.fromResponse(spec, error.response);
-      const timedOut = error.code === "ETIMEDOUT" || error.code === "ECONNABORTED";
+      const { code, text, retryable } = this.noAnswer(error);
       return new MdbApiError({
         operation: spec.operation,
-        code: timedOut ? "TIMEOUT" : "NETWORK_ERROR",
-        apiMessage: this.clean(
-          spec,
-          timedOut
-            ? `no answer from ${this.baseUrl} within ${this.options.timeoutMs ?? 30_000} ms`
-            : `${error.code ?? "network error"} talking to ${this.baseUrl}: ${error.message}`,
-        ),
+        code,
+        apiMessage: this.clean(spec, text),
         resourceId: spec.resourceId,
         ambiguous: !neverSent(error),
+        retryable,
       });
     }
     const message = error instanceof Error ? error.message : String(error);

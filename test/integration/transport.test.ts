@@ -7,7 +7,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as zlib from "node:zlib";
 import { HttpClient, USER_AGENT } from "../../provider/client/http";
-import { chooseAdapter, namesProxy, nodeAdapter } from "../../provider/client/transport";
+import { namesProxy } from "../../provider/client/transport";
 import { apiFailure } from "./client-helpers";
 
 /** One request as a test server saw it. */
@@ -190,8 +190,6 @@ describe("proxies", () => {
     ]) {
       expect(namesProxy({ [name]: "http://proxy:3128" })).toBe(true);
     }
-    expect(chooseAdapter({})).toBe(nodeAdapter);
-    expect(chooseAdapter({ HTTPS_PROXY: "http://proxy:3128" })).toBeUndefined();
   });
 
   it("with HTTP_PROXY set, requests go through the proxy as before", async () => {

@@ -1,5 +1,6 @@
 import { backoffDelay, parseRetryAfter } from "../../provider/client/backoff";
-import { MdbApiError, REDACTED, redact } from "../../provider/client/errors";
+import { MdbApiError, REDACTED, redact, redirectTarget } from "../../provider/client/errors";
+import { HttpClient } from "../../provider/client/http";
 import { isLoopbackHost, normalizeBaseUrl } from "../../provider/client/base-url";
 import { MissingConfigError, resolveConfig } from "../../provider/config";
 
@@ -49,6 +50,43 @@ describe("redaction", () => {
     });
     expect(error.message).toBe("resizeService (abc123) failed: HTTP 409 CONFLICT: service is CONFIGURING");
     expect(error.isConflict).toBe(true);
+  });
+});
+
+describe("transport limits and redirects", () => {
+  it("shows where a redirect pointed without user info, query or fragment, which may hold a token", () => {
+    const request = "https://api.example.com/public/api/v1/projects/p/services";
+    expect(redirectTarget("https://user:pw@sso.example.net/login?token=abc#top", request)).toBe(
+      "https://sso.example.net/login (query omitted)",
+    );
+    expect(redirectTarget("/public/api/v2/projects/p/services", request)).toBe(
+      "https://api.example.com/public/api/v2/projects/p/services",
+    );
+    expect(redirectTarget(undefined, request)).toBe("nowhere (no Location header)");
+  });
+
+  it("a failure the client marks final is not transient, whatever its status", () => {
+    const base = {
+      operation: "getService",
+      code: "RESPONSE_TOO_LARGE",
+      apiMessage: "too large",
+      ambiguous: true,
+    };
+    expect(new MdbApiError(base).isTransient).toBe(true);
+    expect(new MdbApiError({ ...base, retryable: false }).isTransient).toBe(false);
+    expect(new MdbApiError({ ...base, status: 429, retryable: false }).isTransient).toBe(false);
+  });
+
+  it("limits that cannot work are refused when the client is made, naming the option", () => {
+    const options = { baseUrl: "http://127.0.0.1:8080", publicKey: "pk", secretKey: "sk" };
+    expect(() => new HttpClient({ ...options, maxResponseBytes: 0 })).toThrow(
+      "HttpClient option maxResponseBytes must be a positive number, got 0",
+    );
+    expect(() => new HttpClient({ ...options, attemptDeadlineMs: Number.NaN })).toThrow(/attemptDeadlineMs/);
+    expect(() => new HttpClient({ ...options, maxResponseBytes: 2 ** 40 })).toThrow(
+      /maxResponseBytes must be at most \d+/,
+    );
+    expect(() => new HttpClient({ ...options, maxResponseBytes: 64 * 1024 * 1024 })).not.toThrow();
   });
 });
 
