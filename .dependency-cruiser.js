@@ -52,6 +52,15 @@ module.exports = {
       },
     },
     {
+      name: "pulumi-contract-stands-alone",
+      severity: "error",
+      comment:
+        "provider/pulumi-contract/ holds the reliances on Pulumi's unpublished behaviour, below the " +
+        "kit: it imports no other room of the provider.",
+      from: { path: "^provider/pulumi-contract/" },
+      to: { path: "^provider/", pathNot: ["^provider/pulumi-contract/"] },
+    },
+    {
       name: "resources-not-each-other",
       severity: "error",
       comment: "A resource's folder imports no other resource's folder: shared parts go to the kit.",

@@ -1,6 +1,6 @@
 /**
  * The one module the serialized provider in users' state names
- * (`pulumi-managed-db/dist/provider/host`, see `kit/entry.ts`): dispatch from resource kind to
+ * (`pulumi-managed-db/dist/provider/host`, see `pulumi-contract/provider-text.ts`): dispatch from resource kind to
  * provider functions, made from the registry's entries with this process's runtime. It never
  * moves, and its kinds are never renamed: state written by a release keeps working with every
  * later one. Loaded only in Pulumi's provider host.

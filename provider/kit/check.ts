@@ -4,14 +4,14 @@
  * not know fails too, suggesting the closest known one; values unknown during preview are
  * never reported. No API call: this is the part of check that needs nothing but the program.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { HIDDEN_INPUTS } from "./hidden";
 import { safeParseInputs } from "./messages";
 import { didYouMean } from "./suggest";
 
-/** What the engine sends for a value that is not known yet (during preview). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** What the engine sends a dynamic provider for a value not known yet (during preview): Pulumi's own constant. */
+export const UNKNOWN: string = pulumi.runtime.unknownValue;
 
 /** True when `value` is, or contains, a value unknown during preview. */
 export function isUnknown(value: unknown): boolean {

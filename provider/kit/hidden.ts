@@ -3,10 +3,11 @@
  * the provider reads but diff ignores and the API never sees. This is the one place that
  * names them.
  */
+import { PROVIDER_INPUT } from "../pulumi-contract/provider-text";
 import { withoutUndefined } from "./outputs";
 
-/** The serialized provider, added by Pulumi's dynamic provider host to inputs and outputs. */
-export const PROVIDER_INPUT = "__provider";
+/** The serialized provider, which Pulumi's dynamic provider host adds to inputs and outputs. */
+export { PROVIDER_INPUT };
 
 /** The id to adopt, from the `import` resource option (see `adopt.ts`). */
 export const IMPORT_INPUT = "__importId";

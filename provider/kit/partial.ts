@@ -4,30 +4,10 @@
  * turns into a partial result: the resource stays in the stack, nothing is orphaned, and
  * the next `pulumi up` finishes the job.
  */
+import { PartialFailure } from "../pulumi-contract/partial-failure";
 import { PROVIDER_INPUT } from "./hidden";
 
-/** An error that tells the engine the resource exists, with its state as last observed. */
-export class PartialFailure extends Error {
-  /** Id of the resource that exists. */
-  readonly id: string;
-  /**
-   * Its outputs as last observed, including the serialized provider. Not enumerable: they may
-   * hold passwords, so printing or serializing the error must not show them; the provider
-   * host reads the property by name.
-   */
-  declare readonly properties: Record<string, unknown>;
-  /** Why the operation did not finish. */
-  readonly reasons: string[];
-
-  constructor(id: string, properties: Record<string, unknown>, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(reason);
-    this.name = "PartialFailure";
-    this.id = id;
-    Object.defineProperty(this, "properties", { value: properties, enumerable: false });
-    this.reasons = [reason];
-  }
-}
+export { PartialFailure };
 
 /**
  * Runs `steps`, and turns a failure into a {@link PartialFailure} whose properties come

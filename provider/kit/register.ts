@@ -1,15 +1,15 @@
 /**
  * What every resource class hands to `pulumi.CustomResource`, read from its spec: the dynamic
  * resource type token, the provider's text (as `pulumi.dynamic.Resource` would store it, see
- * `entry.ts`), the program's inputs plus the hidden ones the provider needs (a
+ * `../pulumi-contract/provider-text.ts`), the program's inputs plus the hidden ones the provider needs (a
  * generated name, the id to adopt for `import`, the resource's own name, the `customTimeouts`), every output name
  * registered, and the options without `import`, with the spec's secret outputs and
  * delete-before-replace; and {@link SpecResource}, the base class that registers with them.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { takeImport } from "./adopt";
-import { skipDebugStacks } from "./debug-stacks";
-import { providerText } from "./entry";
+import { skipDebugStacks } from "../pulumi-contract/debug-stacks";
+import { providerText } from "../pulumi-contract/provider-text";
 import {
   AUTO_NAMED_INPUT,
   IMPORT_INPUT,

@@ -2,7 +2,7 @@
  * The one list of resource kinds: each kind's definition (names, id, field table) and its own
  * operations; the host makes their providers, and the docs generator reads the definitions. No
  * other file lists the kinds. A kind is stored in users' state by the serialized provider (see
- * `../kit/entry.ts`): never renamed or reused.
+ * `../pulumi-contract/provider-text.ts`): never renamed or reused.
  */
 import type { FieldTable, ResourceDefinition } from "../kit/field-table";
 import type { ResourceOps } from "../kit/spec";

@@ -93,9 +93,9 @@ describe("retries", () => {
     });
     await emu.clearRequests();
 
-    await expect(
-      api.resizeService(projectId, id, { cpuMillis: 1000, memoryGbs: 4 }),
-    ).resolves.toBeUndefined();
+    await expect(api.resizeService(projectId, id, { cpuMillis: 1000, memoryGbs: 4 })).resolves.toMatchObject({
+      service_id: id,
+    });
     expect(await logOf("POST", `/services/${id}/resize`)).toEqual(["POST 500", "POST 202"]);
     const resized = await serviceInStatus(id, "READY");
     expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 1000, memory_gbs: 4 });

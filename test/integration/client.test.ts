@@ -133,9 +133,10 @@ describe("every operation against the emulator", () => {
     expect(ready.initial_password).toBeUndefined();
     expect((await api.listServices(projectId)).map((s) => s.service_id)).toEqual([id]);
 
-    await expect(
-      api.resizeService(projectId, id, { cpuMillis: 2000, memoryGbs: 8 }),
-    ).resolves.toBeUndefined();
+    await expect(api.resizeService(projectId, id, { cpuMillis: 2000, memoryGbs: 8 })).resolves.toMatchObject({
+      service_id: id,
+      status: "CONFIGURING",
+    });
     expect((await api.getService(projectId, id)).status).toBe("CONFIGURING");
     const resized = await serviceInStatus(id, "READY");
     expect(resized.resources?.[0].spec).toMatchObject({ cpu_millis: 2000, memory_gbs: 8 });
@@ -331,7 +332,7 @@ describe("every operation against the emulator", () => {
 
     await expect(
       api.resizeReplicaSet(projectId, id, rsId, { cpuMillis: 1000, memoryGbs: 4, nodes: 3 }),
-    ).resolves.toBeUndefined();
+    ).resolves.toEqual({ message: expect.any(String) });
     expect((await replicaSetOf(id, rsId))?.status).toBe("resizing");
     const resized = await until(
       () => replicaSetOf(id, rsId),

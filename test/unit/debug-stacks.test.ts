@@ -1,41 +1,37 @@
 /**
  * Pulumi stores a stack trace on every promise it makes for a resource's properties, which in a
  * TypeScript program is the largest per-resource cost of a preview (see
- * provider/kit/debug-stacks.ts). The classes register with V8 capturing no frames, restore the
- * limit whatever happens, and keep the stacks when PULUMI_DEBUG_PROMISE_LEAKS asks for them.
+ * provider/pulumi-contract/debug-stacks.ts). Our classes register without formatting those
+ * stacks, and only those: a user's own error thrown from a transformation or an apply keeps its
+ * frames, the formatter in place comes back whatever happens, and PULUMI_DEBUG_PROMISE_LEAKS
+ * keeps every stack.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { skipDebugStacks } from "../../provider/kit/debug-stacks";
 
 type Classes = typeof import("../../provider/index");
 
-/**
- * The stacks formatted while `build` runs, in order, as frame counts: Pulumi formats one for the
- * resource's source position (which it captures in full itself, and keeps) and one for every
- * promise it wraps.
- */
-function stacksDuring(build: () => void): { sourcePosition: number; promises: number[] } {
-  const frames: number[] = [];
+/** What the formatter in place was asked to format while `build` ran: the top function of each stack. */
+function formattedDuring<T>(build: () => T): { tops: string[]; result: T } {
+  const tops: string[] = [];
   const previous = Error.prepareStackTrace;
   Error.prepareStackTrace = (error, callSites) => {
-    frames.push(callSites.length);
+    tops.push(callSites[0]?.getFunctionName() ?? "(anonymous)");
     return previous ? previous(error, callSites) : `${error}`;
   };
   try {
-    build();
+    return { tops, result: build() };
   } finally {
     Error.prepareStackTrace = previous;
   }
-  const [sourcePosition = 0, ...promises] = frames;
-  return { sourcePosition, promises };
 }
 
 describe("promise debug stacks while resources register", () => {
   let classes: Classes;
-  const limit = Error.stackTraceLimit;
+  let pulumiModule: typeof pulumi;
+  const vpcArgs = { name: "net", cidr: "10.0.0.0/16", regionCode: "r" };
 
   beforeAll(async () => {
-    const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
+    pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
     await pulumiModule.runtime.setMocks(
       {
         newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
@@ -49,11 +45,23 @@ describe("promise debug stacks while resources register", () => {
 
   afterEach(() => {
     delete process.env.PULUMI_DEBUG_PROMISE_LEAKS;
-    expect(Error.stackTraceLimit).toBe(limit);
   });
 
-  it("a Service's dozens of property promises carry no stack frames, and the limit comes back", () => {
-    const { sourcePosition, promises } = stacksDuring(
+  it("a plain CustomResource formats one stack per property promise (what the classes skip)", () => {
+    const { tops } = formattedDuring(
+      () =>
+        new (class Thing extends pulumiModule.CustomResource {})("test:index:Thing", "plain", {
+          a: 1,
+          b: 2,
+          c: 3,
+        }),
+    );
+    expect(tops.filter((t) => t === "debuggablePromise").length).toBeGreaterThan(10);
+  });
+
+  it("a Service's dozens of property promises are not formatted; its source position is", () => {
+    const before = Error.prepareStackTrace;
+    const { tops } = formattedDuring(
       () =>
         new classes.Service("db", {
           name: "db",
@@ -64,51 +72,57 @@ describe("promise debug stacks while resources register", () => {
           password: "p",
         }),
     );
-    // The source position the engine shows keeps its frames (the constructor's caller among them).
-    expect(sourcePosition).toBeGreaterThan(3);
-    // URN and id (2 promises each) plus 4 per registered property: Pulumi formatted them all.
-    expect(promises.length).toBeGreaterThan(100);
-    expect(promises.every((n) => n === 0)).toBe(true);
-    expect(Error.stackTraceLimit).toBe(limit);
+    expect(tops).not.toContain("debuggablePromise");
+    // The source position the engine shows (Pulumi's own `callsites`) is formatted as before.
+    expect(tops).toContain("callsites");
+    expect(Error.prepareStackTrace).toBe(before);
   });
 
-  it.each(["Vpc", "VpcPeering", "ReadReplicaSet"] as const)(
-    "a %s registers without stack frames too",
-    (cls) => {
-      const args = {
-        Vpc: { name: "net", cidr: "10.0.0.0/16", regionCode: "r" },
-        VpcPeering: { vpcId: "vpc1", peerAccountId: "a", peerRegionCode: "r", peerVpcId: "v" },
-        ReadReplicaSet: { serviceId: "svc1", name: "r", nodes: 1, cpuMillis: 500, memoryGbs: 2 },
-      }[cls];
-      const Class = classes[cls] as unknown as new (name: string, args: object) => unknown;
-      const { sourcePosition, promises } = stacksDuring(() => new Class(`x-${cls}`, args));
-      expect(sourcePosition).toBeGreaterThan(3);
-      expect(promises.length).toBeGreaterThan(10);
-      expect(promises.every((n) => n === 0)).toBe(true);
-    },
-  );
+  it.each(["Vpc", "VpcPeering", "ReadReplicaSet"] as const)("a %s registers without them too", (cls) => {
+    const args = {
+      Vpc: vpcArgs,
+      VpcPeering: { vpcId: "vpc1", peerAccountId: "a", peerRegionCode: "r", peerVpcId: "v" },
+      ReadReplicaSet: { serviceId: "svc1", name: "r", nodes: 1, cpuMillis: 500, memoryGbs: 2 },
+    }[cls];
+    const Class = classes[cls] as unknown as new (name: string, args: object) => unknown;
+    const { tops } = formattedDuring(() => new Class(`x-${cls}`, args));
+    expect(tops).not.toContain("debuggablePromise");
+  });
+
+  it("a user's own error thrown from a transformation keeps its frames", () => {
+    function usersTransformation(): never {
+      throw new Error("the user's own check failed");
+    }
+    let thrown: Error | undefined;
+    try {
+      new classes.Vpc("transformed", vpcArgs, { transformations: [usersTransformation] });
+    } catch (error) {
+      thrown = error as Error;
+    }
+    expect(thrown?.message).toMatch(/the user's own check failed/);
+    expect(thrown?.stack).toMatch(/at usersTransformation .*debug-stacks\.test/);
+  });
+
+  it("a user's own error made in an apply keeps its frames", async () => {
+    const vpc = new classes.Vpc("applied", vpcArgs);
+    const made = await new Promise<Error>((resolve) =>
+      vpc.name.apply(function usersApply(name) {
+        resolve(new Error(`about ${name}`));
+        return name;
+      }),
+    );
+    expect(made.stack).toMatch(/at usersApply .*debug-stacks\.test/);
+  });
 
   it("with PULUMI_DEBUG_PROMISE_LEAKS set, Pulumi's promises keep their stacks", () => {
     process.env.PULUMI_DEBUG_PROMISE_LEAKS = "1";
-    const { promises } = stacksDuring(
-      () => new classes.Vpc("debugged", { name: "d", cidr: "10.1.0.0/16", regionCode: "r" }),
-    );
-    expect(promises.length).toBeGreaterThan(10);
-    expect(promises.every((n) => n > 0)).toBe(true);
+    const { tops } = formattedDuring(() => new classes.Vpc("debugged", { ...vpcArgs, cidr: "10.1.0.0/16" }));
+    expect(tops.filter((t) => t === "debuggablePromise").length).toBeGreaterThan(10);
   });
 
-  it("a constructor that throws still restores the limit", () => {
-    expect(
-      () =>
-        new classes.Vpc("bad", { name: "b", cidr: "10.2.0.0/16", regionCode: "r" }, { parent: {} as never }),
-    ).toThrow();
-    expect(Error.stackTraceLimit).toBe(limit);
-  });
-
-  it("code after registration captures stacks as before", () => {
-    const restore = skipDebugStacks();
-    expect(Error.stackTraceLimit).toBe(0);
-    restore();
-    expect(new Error("after").stack).toMatch(/debug-stacks\.test/);
+  it("a constructor that throws still restores the formatter", () => {
+    const before = Error.prepareStackTrace;
+    expect(() => new classes.Vpc("bad", vpcArgs, { parent: {} as never })).toThrow();
+    expect(Error.prepareStackTrace).toBe(before);
   });
 });

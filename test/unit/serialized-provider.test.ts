@@ -2,12 +2,12 @@
  * Pulumi stores the serialized provider with every resource of a stack, and runs the stored
  * text again for refresh and destroy. So it stays small (code is loaded at call time), names
  * one stable module and a kind, and every module id a release ever stored keeps resolving:
- * the host, and the four resource modules 0.1.0 states name (see provider/kit/entry.ts).
+ * the host, and the four resource modules 0.1.0 states name (see provider/pulumi-contract/provider-text.ts).
  */
 import * as fs from "fs";
 import * as path from "path";
 import type * as pulumi from "@pulumi/pulumi";
-import { HOST_MODULE, providerText } from "../../provider/kit/entry";
+import { HOST_MODULE, providerText } from "../../provider/pulumi-contract/provider-text";
 import type { ResourceKind } from "../../provider/resources/registry";
 import { PROVIDERS, providerOf } from "../../provider/host";
 

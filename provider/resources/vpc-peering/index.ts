@@ -1,10 +1,10 @@
 /**
  * `VpcPeering`, the resource class, registered from its field table (`fields.ts`).
  *
- * STATE CONTRACT (see `../../kit/entry.ts`): stacks written by 0.1.0 load this module,
+ * STATE CONTRACT (see `../../pulumi-contract/provider-text.ts`): stacks written by 0.1.0 load this module,
  * `dist/provider/resources/vpc-peering`, and call its `impl`. Never move, rename or remove it.
  */
-import { legacyEntry } from "../../kit/entry";
+import { legacyEntry } from "../../pulumi-contract/provider-text";
 import type { ArgsOf } from "../../kit/field-table";
 import type { ProviderImpl } from "../../kit/lifecycle";
 import { resourceClass } from "../../kit/register";

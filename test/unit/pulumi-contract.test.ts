@@ -1,0 +1,65 @@
+/**
+ * What the package relies on that Pulumi does not document, checked on the installed
+ * `@pulumi/pulumi`: each test names the reliance (a file of provider/pulumi-contract/) it
+ * guards, so a Pulumi release that breaks one fails here with its name, before any user's stack
+ * meets it. The behaviour each reliance serves is tested end to end elsewhere (the e2e suites:
+ * recorded states, recovery, previews).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type * as pulumi from "@pulumi/pulumi";
+import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
+
+const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const dynamicHost = fs.readFileSync(path.join(pulumiRoot, "cmd", "dynamic-provider", "index.js"), "utf8");
+
+describe("provider-text.ts: Pulumi's dynamic provider host runs the text stored under __provider", () => {
+  it("finds the provider under the input our classes set", () => {
+    expect(dynamicHost).toContain(`providerKey = "${PROVIDER_INPUT}"`);
+  });
+
+  it("loads it with require-from-string and calls its handler()", () => {
+    expect(dynamicHost).toMatch(/requireFromString\(providerString\)\.handler\(\)/);
+    // The same loader, on our text: every provider function is there.
+    const requireFromString = require(require.resolve("require-from-string", { paths: [pulumiRoot] })) as (
+      code: string,
+    ) => { handler(): Record<string, unknown> };
+    const provider = requireFromString(providerText("vpc")).handler();
+    for (const fn of ["configure", "check", "diff", "create", "read", "update", "delete"])
+      expect(typeof provider[fn]).toBe("function");
+  });
+});
+
+describe("partial-failure.ts: an error with an id is a partial create or update", () => {
+  it("the host answers ErrorResourceInitFailed with the error's id, properties and reasons", () => {
+    expect(dynamicHost).toMatch(/if \(e\.id\)/);
+    expect(dynamicHost).toMatch(/ErrorResourceInitFailed/);
+    expect(dynamicHost).toMatch(/setProperties\([^)]*e\.properties/);
+    expect(dynamicHost).toMatch(/setReasonsList\(e\.reasons/);
+  });
+});
+
+describe("debug-stacks.ts: Pulumi formats a stack for each property promise, in debuggablePromise", () => {
+  it("the stacks come from runtime/debuggable.js's debuggablePromise", async () => {
+    const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
+    await pulumiModule.runtime.setMocks(
+      { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+      "contract",
+      "test",
+    );
+    const seen: Array<[string | null, string | null]> = [];
+    const previous = Error.prepareStackTrace;
+    Error.prepareStackTrace = (error, frames) => {
+      seen.push([frames[0]?.getFunctionName() ?? null, frames[0]?.getFileName() ?? null]);
+      return previous ? previous(error, frames) : `${error}`;
+    };
+    try {
+      new (class Thing extends pulumiModule.CustomResource {})("test:index:Thing", "t", { a: 1 });
+    } finally {
+      Error.prepareStackTrace = previous;
+    }
+    const debug = seen.filter(([fn]) => fn === "debuggablePromise");
+    expect(debug.length).toBeGreaterThan(3);
+    for (const [, file] of debug) expect(file).toMatch(/runtime[\\/]debuggable\.js$/);
+  });
+});
