@@ -18,6 +18,8 @@ export interface DiffRule {
   why?: string;
   /** A change is only recorded in the stack: no API call carries it (see `settings.ts`). */
   stackOnly?: boolean;
+  /** For an in-place input: true when this particular change cannot be made in place (`why` says why). */
+  replaceIf?: (desired: unknown, observed: unknown) => boolean;
 }
 
 /** Kinds of a property diff, as Pulumi's `detailedDiff` names them. */
@@ -70,7 +72,7 @@ export function diffByRules(
     if (same) continue;
     const base: "ADD" | "DELETE" | "UPDATE" =
       observed === undefined ? "ADD" : desired === undefined ? "DELETE" : "UPDATE";
-    if (rule.change === "replace") {
+    if (rule.change === "replace" || rule.replaceIf?.(desired, observed)) {
       replaces.push(prop);
       detailedDiff[prop] = { kind: `${base}_REPLACE`, inputDiff: true };
     } else {

@@ -17,8 +17,15 @@ import { withoutUndefined } from "./outputs";
 export type Change =
   /** The API cannot change it: the resource is replaced; `replace` says why, for the preview. */
   | { replace: string | true }
-  /** In place, by the API actions named (operation ids; the plan makes the calls). */
-  | { update: readonly OperationId[] }
+  /**
+   * In place, by the API actions named (operation ids; the plan makes the calls); a change
+   * `replaceIf` holds for cannot be, and replaces the resource, for the reason `why`.
+   */
+  | {
+      update: readonly OperationId[];
+      replaceIf?: (desired: unknown, observed: unknown) => boolean;
+      why?: string;
+    }
   /** In place with no API call: only the stack keeps it (a setting the delete or the outputs read). */
   | { stackOnly: true };
 
@@ -234,6 +241,9 @@ function diffRuleOf(row: AnyInputRow): DiffRule {
     ...(fallback !== undefined ? { default: fallback } : {}),
     ...(row.equals ? { equals: row.equals } : {}),
     ...("replace" in row.change && row.change.replace !== true ? { why: row.change.replace } : {}),
+    ...("update" in row.change && row.change.replaceIf
+      ? { replaceIf: row.change.replaceIf, ...(row.change.why ? { why: row.change.why } : {}) }
+      : {}),
     ...("stackOnly" in row.change ? { stackOnly: true } : {}),
   };
 }

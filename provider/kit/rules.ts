@@ -14,6 +14,7 @@ import {
   NAME_LENGTH,
   PASSWORD_LENGTH,
   REPLICA_SET_NODES,
+  SHARED,
   type WholeRange,
   describeRange,
   inRange,
@@ -45,6 +46,18 @@ export const cpuMillisField = wholeIn(CPU_MILLIS);
 
 /** Memory in GiB: a whole number from 1 to 1024 ({@link MEMORY_GBS}). */
 export const memoryGbsField = wholeIn(MEMORY_GBS);
+
+/**
+ * A service's size: `field`, or `"shared"` for shared CPU and memory instead of a dedicated
+ * allocation (docs/api.md#shared-resources).
+ */
+export const sizeOrShared = <T extends z.ZodType>(field: T) =>
+  z.union([field, z.literal(SHARED)], { message: `must be ${describeField(field)}, or "${SHARED}"` });
+
+/** The rule a size field states (its refinement's message). */
+function describeField(field: z.ZodType): string {
+  return field === cpuMillisField ? describeRange(CPU_MILLIS) : describeRange(MEMORY_GBS);
+}
 
 /** Nodes of a read replica set: 1 to 10 ({@link REPLICA_SET_NODES}). */
 export const nodesField = wholeIn(REPLICA_SET_NODES);

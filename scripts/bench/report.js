@@ -177,7 +177,7 @@ const LEGEND = `## How to read it
   property names (every input and output of each class) and secret outputs as this package's:
   what Pulumi costs for resources of this shape, so \`shaped / trivial\` is Pulumi's share of the
   gap and \`mdb / shaped\` this package's own. The package's classes register without the stack
-  trace Pulumi otherwise formats for every property promise (see \`provider/kit/debug-stacks.ts\`),
+  trace Pulumi otherwise formats for every property promise (see \`provider/pulumi-contract/debug-stacks.ts\`),
   which the two controls keep: that is why \`mdb / shaped\` can be below 1.
 - **preview** is \`pulumi preview\` of a new stack; **no-op preview** runs after \`up\` with
   \`--expect-no-changes\` (it fails the bench if anything would change). **up** uses the CLI's

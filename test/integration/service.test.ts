@@ -354,3 +354,24 @@ describe("waiting", () => {
     }
   });
 });
+
+describe('a service on shared resources ("shared" sizes)', () => {
+  const SHARED_SERVICE: Props = { ...BASE, name: "shared-db", cpuMillis: "shared", memoryGbs: "shared" };
+
+  it("is created shared, reads back shared with no diff, and resizes to dedicated sizes in place", async () => {
+    const created = await services.create(SHARED_SERVICE);
+    expect(created.outs).toMatchObject({ cpuMillis: "shared", memoryGbs: "shared", status: "READY" });
+    const [record] = await listServices();
+    expect(record.resources?.[0].spec).toMatchObject({ cpu_millis: 0, memory_gbs: 0 });
+
+    const refreshed = await services.read(created.id, created.outs);
+    expect(refreshed.props).toMatchObject({ cpuMillis: "shared", memoryGbs: "shared" });
+    const { diff } = await services.diff({ ...created, outs: refreshed.props as Props }, SHARED_SERVICE);
+    expect(diff.changes).toBe(false);
+
+    const { state } = await services.update(created, { ...SHARED_SERVICE, cpuMillis: 1000, memoryGbs: 4 });
+    expect(state.outs).toMatchObject({ cpuMillis: 1000, memoryGbs: 4, status: "READY" });
+    const { diff: back } = await services.diff(state, SHARED_SERVICE);
+    expect(back.replaces?.sort()).toEqual(["cpuMillis", "memoryGbs"]);
+  });
+});

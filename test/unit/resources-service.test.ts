@@ -155,3 +155,33 @@ describe("Service update plan", () => {
     ]);
   });
 });
+
+describe('Service on shared resources ("shared" sizes)', () => {
+  const shared = { ...valid, cpuMillis: "shared", memoryGbs: "shared" };
+
+  it("takes both sizes shared, and refuses one alone or anything else", async () => {
+    expect(await failuresOf(shared)).toEqual([]);
+    expect(await failuresOf({ ...valid, cpuMillis: "shared" })).toEqual([
+      'memoryGbs: must be "shared" too: a service shares CPU and memory together',
+    ]);
+    expect(await failuresOf({ ...valid, cpuMillis: "small" })).toEqual([
+      'cpuMillis: must be a multiple of 250 from 250 to 64000, or "shared"',
+    ]);
+  });
+
+  it("resizes a shared service to dedicated sizes in place, and replaces one going back to shared", async () => {
+    const olds = { ...observed(), cpuMillis: "shared", memoryGbs: "shared" } as Record<string, unknown>;
+    const checked = async (news: Record<string, unknown>) => (await impl.check({}, news)).inputs;
+    const dedicated = await impl.diff("svc1", olds, await checked(valid));
+    expect(dedicated.replaces).toEqual([]);
+    expect(Object.keys(dedicated.detailedDiff).sort()).toEqual(["cpuMillis", "memoryGbs"]);
+    const same = await impl.diff("svc1", olds, await checked(shared));
+    expect(same.changes).toBe(false);
+    const back = await impl.diff(
+      "svc1",
+      observed() as unknown as Record<string, unknown>,
+      await checked(shared),
+    );
+    expect(back.replaces.sort()).toEqual(["cpuMillis", "memoryGbs"]);
+  });
+});

@@ -5,7 +5,13 @@
  * pause change in place by the calls each row names (`plan.ts` makes them).
  */
 import { z } from "zod";
-import { FORK_STRATEGIES, SERVICE_TYPES, type Service as ServiceRecord } from "../../client/schemas";
+import {
+  FORK_STRATEGIES,
+  SERVICE_TYPES,
+  SHARED,
+  type Service as ServiceRecord,
+  isSharedSpec,
+} from "../../client/schemas";
 import type { PgEnv } from "../../kit/connection";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
 import { type EndpointOutput, endpointOf } from "../../kit/outputs";
@@ -19,6 +25,7 @@ import {
   nonEmpty,
   passwordField,
   resourceName,
+  sizeOrShared,
 } from "../../kit/rules";
 
 const { input, name, output, setting } = rowsOf<ServiceRecord>();
@@ -70,6 +77,24 @@ const finalForkField = z
 /** Sizes and name of a final fork; each defaults as described. */
 export type FinalForkOptions = Exclude<z.output<typeof finalForkField>, boolean>;
 
+/** A size as the service shows it: `"shared"` when it runs on shared resources (both sizes 0). */
+function sizeOf(r: ServiceRecord, size: "cpu_millis" | "memory_gbs"): number | typeof SHARED {
+  const spec = r.resources?.[0]?.spec;
+  if (spec && isSharedSpec(spec)) return SHARED;
+  return spec?.[size] ?? 0;
+}
+
+/** A dedicated size becomes `"shared"`: the API resizes only to dedicated sizes, so this replaces. */
+const toShared = (desired: unknown, observed: unknown) =>
+  desired === SHARED && observed !== SHARED && observed !== undefined;
+
+/** How a size changes: resizeService, except back to shared resources. */
+const RESIZE = {
+  update: ["resizeService"],
+  replaceIf: toShared,
+  why: `the API resizes only to dedicated sizes, so a service becomes "${SHARED}" only by being created anew`,
+} as const;
+
 /** Compute allocated to the service. */
 export interface ResourceOutput {
   /** Id of the allocation. */
@@ -98,18 +123,17 @@ export const SERVICE_FIELDS = {
   serviceType: input(z.enum(SERVICE_TYPES), { replace: true }, { read: (r) => r.service_type }),
   /** Region code, e.g. `us-east-1`. Change: replace. */
   regionCode: input(nonEmpty, { replace: true }, { read: (r) => r.region_code }),
-  /** CPU in milli-cores: a multiple of 250 from 250 to 64000. Change: in place (resizeService). */
-  cpuMillis: input(
-    cpuMillisField,
-    { update: ["resizeService"] },
-    { read: (r) => r.resources?.[0]?.spec?.cpu_millis ?? 0 },
-  ),
-  /** Memory in GiB: 1 to 1024. Change: in place (resizeService). */
-  memoryGbs: input(
-    memoryGbsField,
-    { update: ["resizeService"] },
-    { read: (r) => r.resources?.[0]?.spec?.memory_gbs ?? 0 },
-  ),
+  /**
+   * CPU in milli-cores: a multiple of 250 from 250 to 64000, or `"shared"` (with `memoryGbs`) for
+   * shared CPU and memory instead of a dedicated allocation. Change: in place (resizeService);
+   * from dedicated back to `"shared"`: replace.
+   */
+  cpuMillis: input(sizeOrShared(cpuMillisField), RESIZE, { read: (r) => sizeOf(r, "cpu_millis") }),
+  /**
+   * Memory in GiB: 1 to 1024, or `"shared"` (with `cpuMillis`). Change: in place (resizeService);
+   * from dedicated back to `"shared"`: replace.
+   */
+  memoryGbs: input(sizeOrShared(memoryGbsField), RESIZE, { read: (r) => sizeOf(r, "memory_gbs") }),
   /** Number of HA replicas, 0..2. Default 0. Change: in place (setHA). */
   replicaCount: input(
     haReplicasField,
@@ -287,6 +311,12 @@ export const SERVICE: ResourceDefinition<typeof SERVICE_FIELDS, "serviceId"> = {
   naming: "generated",
   fields: SERVICE_FIELDS,
   refine: (s, ctx) => {
+    if ((s.cpuMillis === SHARED) !== (s.memoryGbs === SHARED))
+      ctx.addIssue({
+        code: "custom",
+        path: [s.cpuMillis === SHARED ? "memoryGbs" : "cpuMillis"],
+        message: `must be "${SHARED}" too: a service shares CPU and memory together`,
+      });
     if (s.syncReplicaCount > s.replicaCount)
       ctx.addIssue({
         code: "custom",

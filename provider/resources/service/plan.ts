@@ -3,7 +3,7 @@
  * desired inputs, as steps named by the operations they call (the kit makes them and waits
  * after each asynchronous one, `kit/steps.ts`).
  */
-import type { Service as ServiceRecord } from "../../client/schemas";
+import { SHARED, type Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/steps";
 import { PollVerdict, judgeUntil, waitUntil } from "../../kit/wait";
@@ -37,8 +37,9 @@ export function waitForService(
   );
 }
 
-/** `1000m/4GB`. */
-function size(cpuMillis: number | undefined, memoryGbs: number | undefined): string {
+/** `1000m/4GB`, or `shared`. */
+export function size(cpuMillis: number | string | undefined, memoryGbs: number | string | undefined): string {
+  if (cpuMillis === SHARED && memoryGbs === SHARED) return SHARED;
   return `${cpuMillis ?? "?"}m/${memoryGbs ?? "?"}GB`;
 }
 
@@ -77,6 +78,11 @@ export function planService(have: ServiceOutputs, want: ServiceInputs): Step<Ser
   }
   if (resize) {
     const { cpuMillis, memoryGbs } = want;
+    // Diff replaces a service going back to shared resources (RESIZE in fields.ts); never resize to it.
+    if (cpuMillis === SHARED || memoryGbs === SHARED)
+      throw new Error(
+        `service ${have.serviceId}: the API cannot resize a service to "${SHARED}"; it must be replaced`,
+      );
     steps.push({
       op: "resizeService",
       body: { cpuMillis, memoryGbs },

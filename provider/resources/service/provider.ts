@@ -10,7 +10,7 @@ import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { serviceConnection } from "./connection";
 import { finalForkName, finalForkOptions, takeFinalFork } from "./final-fork";
 import { type ServiceInputs, type ServiceOutputs } from "./fields";
-import { planService, waitForService } from "./plan";
+import { planService, size, waitForService } from "./plan";
 import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 
 /** Fails before forking when the source does not exist or differs in type or region. */
@@ -49,11 +49,6 @@ function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): 
     replicaCount: want.replicaCount,
     environmentTag: want.environment,
   });
-}
-
-/** `1000m/4GB`. */
-function size(cpuMillis: number, memoryGbs: number): string {
-  return `${cpuMillis}m/${memoryGbs}GB`;
 }
 
 /** The calls of a delete: the final fork first when the state asks for one (starting a paused service). */
