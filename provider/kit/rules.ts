@@ -52,7 +52,16 @@ export const memoryGbsField = wholeIn(MEMORY_GBS);
  * allocation (docs/api.md#shared-resources).
  */
 export const sizeOrShared = <T extends z.ZodType>(field: T) =>
-  z.union([field, z.literal(SHARED)], { message: `must be ${describeField(field)}, or "${SHARED}"` });
+  z.union([field, z.literal(SHARED)], {
+    // A number breaking the field's rule gets that rule (the union reports it); the kit's
+    // wording for what is missing or of another type; a string is told both choices.
+    error: (issue) =>
+      issue.input === undefined
+        ? "is required"
+        : typeof issue.input === "string"
+          ? `must be ${describeField(field)}, or "${SHARED}"`
+          : "must be a number",
+  });
 
 /** The rule a size field states (its refinement's message). */
 function describeField(field: z.ZodType): string {

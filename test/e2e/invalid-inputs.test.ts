@@ -97,7 +97,7 @@ const RUNS: Run[] = [
     title: "a service missing inputs, a number as text, an output given as an input",
     kind: "Service",
     rows: [
-      { property: "cpuMillis", args: { cpuMillis: "1000" }, rule: "must be a number" },
+      { property: "cpuMillis", args: { cpuMillis: "1000" }, rule: `${CPU}, or "shared"` },
       { property: "memoryGbs", args: { memoryGbs: null }, rule: "is required" },
       { property: "regionCode", args: { regionCode: null }, rule: "is required" },
       { property: "status", args: { status: "READY" }, rule: "is an output of Service, not an input" },

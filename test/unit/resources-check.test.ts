@@ -114,7 +114,8 @@ describe("wording", () => {
     ],
     ["environment", "QA", "environment: must be PROD or DEV"],
     ["paused", "no", "paused: must be true or false"],
-    ["cpuMillis", "1000", "cpuMillis: must be a number"],
+    ["cpuMillis", "1000", 'cpuMillis: must be a multiple of 250 from 250 to 64000, or "shared"'],
+    ["cpuMillis", true, "cpuMillis: must be a number"],
     ["name", 7, "name: must be a string"],
   ])("service %s = %p: %s", async (property, value, expected) => {
     expect(await failuresOf("service", { ...VALID.service, [property]: value })).toEqual([expected]);

@@ -114,7 +114,7 @@ const CASES: SpecCase[] = [
       ["cpuMillis", 1100, /cpuMillis: must be a multiple of 250/],
       ["memoryGbs", 0, /^memoryGbs: must be a whole number from 1 to 1024$/],
       ["memoryGbs", 1_000_000, /^memoryGbs: must be a whole number from 1 to 1024$/],
-      ["memoryGbs", "4", /memoryGbs: must be a number/],
+      ["memoryGbs", "4", /^memoryGbs: must be a whole number from 1 to 1024, or "shared"$/],
       ["serviceType", "MYSQL", /serviceType: must be one of TIMESERIESDB, POSTGRES, VECTOR/],
       ["environment", "STAGING", /environment: must be PROD or DEV/],
       ["name", "", /name: must not be empty/],
