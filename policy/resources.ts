@@ -5,6 +5,9 @@
 // "can't run during preview" note). We read through these helpers instead, so an unknown value
 // simply means "cannot judge yet" and never produces a violation or noise.
 
+import { UnknownValueError } from "@pulumi/policy";
+import { UNKNOWN_MARKERS } from "./reliances";
+
 /** Type tokens of the pulumi-managed-db dynamic resources (module `mdb` of `dynamic.Resource`). */
 export const ResourceTypes = {
   Service: "pulumi-nodejs:dynamic/mdb:Service",
@@ -25,32 +28,18 @@ export const UNKNOWN: unique symbol = Symbol("unknown");
 /** A property as a policy sees it: the value, `undefined` when it is not set, or {@link UNKNOWN}. */
 export type Read<T> = T | undefined | typeof UNKNOWN;
 
-// @pulumi/policy re-exports UnknownValueError at run time but its typings omit it, and the unknown
-// sentinels are internal: read both from its proxy module. The version is pinned exactly and
-// test/policy drives these helpers through the real proxy, so an upgrade that moves them fails there.
-const policyProxy = require("@pulumi/policy/proxy") as {
-  UnknownValueError: new (...args: never[]) => Error;
-  [sentinel: string]: unknown;
-};
-
-const unknownSentinels = new Set<unknown>(
-  Object.keys(policyProxy)
-    .filter((key) => /^unknown[A-Z]\w*Value$/.test(key))
-    .map((key) => policyProxy[key]),
-);
-
 /** Reads `props[key]`, turning a preview-unknown value into {@link UNKNOWN} and `null` into `undefined`. */
 export function readProp(props: Record<string, unknown>, key: string): Read<unknown> {
   let value: unknown;
   try {
     value = props[key];
   } catch (err) {
-    if (err instanceof policyProxy.UnknownValueError) {
+    if (err instanceof UnknownValueError) {
       return UNKNOWN;
     }
     throw err;
   }
-  if (typeof value === "string" && unknownSentinels.has(value)) {
+  if (typeof value === "string" && UNKNOWN_MARKERS.has(value)) {
     return UNKNOWN;
   }
   return value === null ? undefined : value;

@@ -158,7 +158,7 @@ it("an out-of-band rename of the adopted VPC shows as drift in refresh, and up r
 
 it("destroy deletes the adopted service and VPC", async () => {
   await emulator.clearCalls();
-  await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await ws.destroy();
   const calls = await emulator.calls();
   expect(calls).toContain("DELETE /services/{id}");
   expect(calls).toContain("DELETE /vpcs/{id}");

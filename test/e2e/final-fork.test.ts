@@ -38,7 +38,7 @@ it("destroy forks the service, prints the fork's id, and leaves exactly the fork
   expect(foundByName).toBe(serviceId);
   await emulator.clearCalls();
 
-  const destroyed = await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  const destroyed = await ws.destroy();
   const services = await emulator.api<ServiceRecord[]>("GET", "/services");
   expect(services).toEqual([
     expect.objectContaining({

@@ -99,6 +99,6 @@ it("changing forkCpuMillis previews an update of that fork, not a replace, and u
 });
 
 it("destroy leaves the emulator empty", async () => {
-  await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await ws.destroy();
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });

@@ -353,7 +353,7 @@ async function execute(run: Run, index: number): Promise<Outcome> {
       services: (await emulator.inventory()).services.length,
     };
   } finally {
-    for (const key of Object.keys(run.config ?? {})) await ws.pulumi(["config", "rm", key]);
+    for (const key of Object.keys(run.config ?? {})) await ws.removeConfig(key);
   }
 }
 

@@ -105,13 +105,13 @@ it("with protect set to false, up makes no API call and destroy of prod deletes 
   await emulator.clearCalls();
   await ws.up();
   expect(await emulator.calls()).toEqual([]);
-  await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await ws.destroy();
   expect(Object.keys(await servicesByName())).toEqual(["app-db-dev"]);
   expect((await emulator.inventory()).vpcs).toEqual([]);
 });
 
 it("destroy of dev leaves the emulator empty", async () => {
   await ws.stack("dev");
-  await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await ws.destroy();
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });

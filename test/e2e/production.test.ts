@@ -8,7 +8,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { policies } from "../../policy/policies";
-import { EmulatorProcess, PreviewStep, Workspace } from "./workspace";
+import { EmulatorProcess, PreviewStep, Workspace, RunOptions } from "./workspace";
 
 jest.setTimeout(300_000);
 
@@ -36,6 +36,7 @@ interface ServiceRecord {
 let emulator: EmulatorProcess;
 let ws: Workspace;
 let policyArgs: string[];
+let policyOptions: RunOptions;
 
 beforeAll(async () => {
   emulator = await EmulatorProcess.start();
@@ -46,6 +47,7 @@ beforeAll(async () => {
   const file = path.join(ws.dir, "all-mandatory.json");
   fs.writeFileSync(file, JSON.stringify(config));
   policyArgs = ["--policy-pack", POLICY_PACK, "--policy-pack-config", file];
+  policyOptions = { policyPacks: [POLICY_PACK], policyPackConfigs: [file] };
 });
 
 afterAll(async () => {
@@ -75,7 +77,7 @@ it("preview lists the component and its children under it, all to be created", a
 });
 
 it("up, with the policy pack and every rule mandatory, passes and creates each child through the API", async () => {
-  const result = await ws.up(policyArgs);
+  const result = await ws.up(policyOptions);
   expect(result.stdout).toContain(`(local: ${POLICY_PACK})`);
   expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\[(mandatory|advisory)\]/);
   expect(await emulator.inventory()).toEqual({
@@ -180,6 +182,6 @@ it("with deletionProtection false, up makes no API call, and destroy then delete
   await emulator.clearCalls();
   await ws.up();
   expect(await emulator.calls()).toEqual([]);
-  await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await ws.destroy();
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });

@@ -26,7 +26,7 @@ afterAll(async () => {
 const RESOURCES = { network: "create", db: "create", reads: "create", peer: "create" };
 
 it("preview --diff before the first up lists every resource as a create", async () => {
-  expect(operations(await ws.preview(["--diff"]))).toEqual(RESOURCES);
+  expect(operations(await ws.preview({ diff: true }))).toEqual(RESOURCES);
   const text = (await ws.pulumi(["preview", "--diff"])).stdout;
   for (const type of ["Vpc", "Service", "ReadReplicaSet", "VpcPeering"]) {
     expect(text).toContain(`+ pulumi-nodejs:dynamic/mdb:${type}`);
@@ -82,7 +82,7 @@ it.each([
     expect(steps.get("db")?.op).toBe("replace");
     expect(steps.get("db")?.replaceReasons).toContain(key === "region" ? "regionCode" : key);
   } finally {
-    await ws.pulumi(["config", "rm", key]);
+    await ws.removeConfig(key);
   }
 });
 
@@ -118,6 +118,6 @@ it("the state holds no plaintext password, initial password or secret key", asyn
 });
 
 it("destroy leaves the emulator empty", async () => {
-  await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+  await ws.destroy();
   expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
 });

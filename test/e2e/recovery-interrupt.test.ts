@@ -100,7 +100,7 @@ describe.each(POINTS)("kill -9 of pulumi up during $point", ({ point, named, tri
       // Each record the killed run made is adopted, and the adoption is printed.
       expect(outputs.join("\n")).toMatch(/\[mdb\] .*adopting it/);
 
-      await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+      await ws.destroy();
       await expectEmpty(emulator);
       expect((await stackState(ws)).resources).toEqual([]);
       summary.add(`kill -9 during ${point}: ${ups} up to converge, 0 records left`);
@@ -138,7 +138,7 @@ it("SIGINT during up, then kill -9 of destroy: the next plain up, then cancel an
     expect((await stackState(ws)).resources.map((r) => r.type)).toContain("Vpc");
     expect((await emulator.inventory()).vpcs).toHaveLength(1);
     await ws.pulumi(["cancel", "--yes"]);
-    await ws.pulumi(["destroy", "--yes", "--skip-preview"]);
+    await ws.destroy();
     await expectEmpty(emulator);
     expect(await stackState(ws)).toEqual({ resources: [], pending: [] });
     summary.add("kill -9 during destroy: 1 destroy to finish, 0 records left");

@@ -1,12 +1,13 @@
 /**
- * One example program in a temporary folder, run with the real Pulumi CLI against an
- * emulator started with its `mdb-emulator` command: a local `file://` backend, a passphrase
- * secrets provider, and nothing beyond 127.0.0.1.
+ * One example program in a temporary folder, run with the real Pulumi CLI through Pulumi's
+ * Automation API against an emulator started with its `mdb-emulator` command: a local `file://`
+ * backend, a passphrase secrets provider, and nothing beyond 127.0.0.1.
  */
 import { ChildProcess, execFile, spawn } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import * as readline from "readline";
+import { LocalWorkspace, PulumiCommand, Stack } from "@pulumi/pulumi/automation";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -20,7 +21,7 @@ export interface CommandResult {
   stderr: string;
 }
 
-/** A step of `pulumi preview --json`. */
+/** A step of a preview, as the engine reports it (the fields `pulumi preview --json` shows). */
 export interface PreviewStep {
   op: string;
   urn: string;
@@ -164,12 +165,40 @@ export class EmulatorProcess {
   }
 }
 
-/** An example program copied to a temporary folder, with its own backend. */
+/** What `preview`, `changeSummary` and `up` may add: Pulumi's diff display and policy packs. */
+export interface RunOptions {
+  /** `--diff`: show the properties each step changes. */
+  diff?: boolean;
+  /** `--policy-pack` folders. */
+  policyPacks?: string[];
+  /** `--policy-pack-config` files, one per policy pack. */
+  policyPackConfigs?: string[];
+}
+
+/** The Pulumi CLI that scripts/ensure-pulumi provided, as the Automation API runs it (one per run). */
+let cli: Promise<PulumiCommand> | undefined;
+function pulumiCommand(bin: string): Promise<PulumiCommand> {
+  // The CLI may be older than the @pulumi/pulumi under test (tools/releases/*/README.md): its own
+  // minimum-version rule still applies, only the "same release" expectation is left out.
+  cli ??= PulumiCommand.get({ root: path.dirname(bin), skipVersionCheck: true });
+  return cli;
+}
+
+/**
+ * An example program copied to a temporary folder, with its own backend, driven through Pulumi's
+ * Automation API (`LocalWorkspace`, a `file://` backend, passphrase secrets, `onOutput`). A few
+ * things the Automation API does not do go through {@link Workspace.pulumi}: commands it has no
+ * method for, runs with a variable removed from the environment, and {@link Workspace.spawn}.
+ */
 export class Workspace {
+  private automation?: Promise<LocalWorkspace>;
+  private selected?: Stack;
+
   private constructor(
     /** The program's folder. */
     readonly dir: string,
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly env: Record<string, string>,
+    private readonly bin: string,
   ) {}
 
   /**
@@ -189,8 +218,7 @@ export class Workspace {
     fs.cpSync(source, dir, { recursive: true });
     fs.symlinkSync(nodeModules, path.join(dir, "node_modules"), "dir");
     fs.mkdirSync(path.join(dir, ".state"));
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
+    const env: Record<string, string> = {
       // The Pulumi CLI, then this process's node: the language host and plugins take the first on PATH.
       PATH: [bin, path.dirname(process.execPath), process.env.PATH].join(path.delimiter),
       PULUMI_HOME: path.join(dir, ".pulumi-home"),
@@ -204,22 +232,48 @@ export class Workspace {
       MDB_SECRET_KEY: E2E_KEYS.secretKey,
       MDB_PROJECT_ID: E2E_KEYS.projectId,
     };
-    return new Workspace(dir, env);
+    return new Workspace(dir, env, bin);
   }
 
+  /** The Automation API's workspace of the folder, made on first use. */
+  private workspace(): Promise<LocalWorkspace> {
+    this.automation ??= pulumiCommand(this.bin).then((command) =>
+      LocalWorkspace.create({
+        workDir: this.dir,
+        pulumiHome: this.env.PULUMI_HOME,
+        envVars: this.env,
+        pulumiCommand: command,
+      }),
+    );
+    return this.automation;
+  }
+
+  /** The stack {@link stack} selected. */
+  private get stackOf(): Stack {
+    if (!this.selected) throw new Error("no stack selected: call stack(name) first");
+    return this.selected;
+  }
+
+  /** Output lines as they come, on stderr when `MDB_E2E_PROGRESS` is set (jest shows nothing until a test ends). */
+  private readonly onOutput = (text: string): void => {
+    if (process.env.MDB_E2E_PROGRESS) process.stderr.write(text);
+  };
+
   /**
-   * Runs `pulumi <args>`; throws with its output unless it exits 0 (or `allowFailure`). `env`
-   * overrides variables for this command only (undefined removes one, e.g. `MDB_PUBLIC_KEY`).
+   * Runs `pulumi <args>` with the same CLI and environment; throws with its output unless it exits
+   * 0 (or `allowFailure`). `env` overrides variables for this command only (undefined removes one,
+   * e.g. `MDB_PUBLIC_KEY`). For what the Automation API has no method for, or when a test needs a
+   * failed command's exit code and output rather than an exception.
    */
   pulumi(
     args: string[],
     options: { allowFailure?: boolean; env?: Record<string, string | undefined> } = {},
   ): Promise<CommandResult> {
-    const env = { ...this.env, ...options.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...this.env, ...options.env };
     for (const [key, value] of Object.entries(options.env ?? {})) if (value === undefined) delete env[key];
     return new Promise((resolve, reject) => {
       execFile(
-        "pulumi",
+        path.join(this.bin, "pulumi"),
         [...args, "--non-interactive"],
         { cwd: this.dir, env, maxBuffer: 64 * 1024 * 1024 },
         (error, stdout, stderr) => {
@@ -234,62 +288,111 @@ export class Workspace {
   }
 
   /**
-   * Starts `pulumi <args> --non-interactive` and returns the process, for tests that signal
-   * it; its output is collected into the returned `output`.
+   * Starts `pulumi <args> --non-interactive` and returns the process, for tests that signal it
+   * (the Automation API can only cancel a run, not kill it); its output is collected into `output`.
    */
   spawn(args: string[]): { child: ChildProcess; output: () => string } {
-    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env });
+    const child = spawn(path.join(this.bin, "pulumi"), [...args, "--non-interactive"], {
+      cwd: this.dir,
+      env: { ...process.env, ...this.env },
+    });
     let text = "";
     child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString()));
     return { child, output: () => text };
   }
 
-  /** `pulumi stack init <stack>` (or select it when it exists). */
+  /** Creates the stack `name`, or selects it when it exists. */
   async stack(name: string): Promise<void> {
-    await this.pulumi(["stack", "select", "--create", name]);
-  }
-
-  /** `pulumi preview --json`: the steps, by resource name (the last part of the URN). */
-  async preview(extra: string[] = []): Promise<Map<string, PreviewStep>> {
-    const { stdout } = await this.pulumi(["preview", "--json", ...extra]);
-    const parsed = JSON.parse(stdout) as { steps: PreviewStep[] };
-    return new Map(parsed.steps.map((s) => [s.urn.split("::").pop() as string, s]));
+    this.selected = await Stack.createOrSelect(name, await this.workspace());
   }
 
   /**
-   * `pulumi preview --json`: how many resources (the stack included) each operation would
-   * touch, e.g. `{ same: 4 }`. The steps of unchanged resources are left out of the JSON.
+   * `preview`: the steps, by resource name (the last part of the URN), as the engine reports them;
+   * unchanged resources are left out, as in `pulumi preview --json`.
    */
-  async changeSummary(extra: string[] = []): Promise<Record<string, number>> {
-    const { stdout } = await this.pulumi(["preview", "--json", ...extra]);
-    return (JSON.parse(stdout) as { changeSummary: Record<string, number> }).changeSummary;
+  async preview(options: RunOptions = {}): Promise<Map<string, PreviewStep>> {
+    const steps = new Map<string, PreviewStep>();
+    await this.stackOf.preview({
+      ...options,
+      onOutput: this.onOutput,
+      onEvent: (event) => {
+        const step = event.resourcePreEvent?.metadata;
+        // Providers' own steps are left out too, as `--json` does, and a replacement is its
+        // "replace" step (the engine also reports its create-replacement and delete-replaced halves).
+        if (!step || ["same", "create-replacement", "delete-replaced"].includes(step.op)) return;
+        if (step.type.startsWith("pulumi:providers:")) return;
+        steps.set(step.urn.split("::").pop() as string, {
+          op: step.op,
+          urn: step.urn,
+          diffReasons: step.diffs,
+          replaceReasons: step.keys,
+          detailedDiff: step.detailedDiff,
+        });
+      },
+    });
+    return steps;
   }
 
-  /** `pulumi up --yes --skip-preview`. */
-  up(extra: string[] = []): Promise<CommandResult> {
-    return this.pulumi(["up", "--yes", "--skip-preview", ...extra]);
+  /**
+   * `preview`: how many resources (the stack included) each operation would touch, e.g.
+   * `{ same: 4 }`.
+   */
+  async changeSummary(options: RunOptions = {}): Promise<Record<string, number>> {
+    const { changeSummary } = await this.stackOf.preview({ ...options, onOutput: this.onOutput });
+    return changeSummary as Record<string, number>;
   }
 
-  /** `pulumi config set <key> <value>` (`--secret` when asked). */
+  /** `up` without a preview (the Automation API's default); its output. */
+  async up(options: RunOptions = {}): Promise<CommandResult> {
+    const { stdout, stderr } = await this.stackOf.up({ ...options, onOutput: this.onOutput });
+    return { code: 0, stdout, stderr };
+  }
+
+  /** `refresh` without a preview; its output. */
+  async refresh(): Promise<CommandResult> {
+    const { stdout, stderr } = await this.stackOf.refresh({ onOutput: this.onOutput });
+    return { code: 0, stdout, stderr };
+  }
+
+  /** `destroy` without a preview; its output. */
+  async destroy(): Promise<CommandResult> {
+    const { stdout, stderr } = await this.stackOf.destroy({ onOutput: this.onOutput });
+    return { code: 0, stdout, stderr };
+  }
+
+  /** Sets a config value of the stack (`secret` encrypts it with the passphrase). */
   async config(key: string, value: string, options: { secret?: boolean } = {}): Promise<void> {
-    await this.pulumi(["config", "set", key, value, ...(options.secret ? ["--secret"] : [])]);
+    await this.stackOf.setConfig(key, { value, secret: options.secret ?? false });
   }
 
-  /** `pulumi stack output --json [--show-secrets]`. */
+  /** Removes a config value of the stack. */
+  async removeConfig(key: string): Promise<void> {
+    await this.stackOf.removeConfig(key);
+  }
+
+  /** The stack's outputs; secret ones as `[secret]` unless `showSecrets`, as `pulumi stack output --json` shows them. */
   async outputs(showSecrets = false): Promise<Record<string, unknown>> {
-    const { stdout } = await this.pulumi([
-      "stack",
-      "output",
-      "--json",
-      ...(showSecrets ? ["--show-secrets"] : []),
-    ]);
-    return JSON.parse(stdout) as Record<string, unknown>;
+    const outputs = await this.stackOf.outputs();
+    return Object.fromEntries(
+      Object.entries(outputs).map(([key, output]) => [
+        key,
+        output.secret && !showSecrets ? "[secret]" : output.value,
+      ]),
+    );
   }
 
-  /** `pulumi stack export`, as text. */
+  /**
+   * `pulumi stack export`, as text: secrets stay encrypted, as in the state itself (the Automation
+   * API's `exportStack` decrypts them, so it cannot show what the state holds).
+   */
   async exportState(): Promise<string> {
     return (await this.pulumi(["stack", "export"])).stdout;
+  }
+
+  /** Replaces the stack's state with a `pulumi stack export` file (`importStack`). */
+  async importState(file: string): Promise<void> {
+    await this.stackOf.importStack(JSON.parse(fs.readFileSync(file, "utf8")));
   }
 
   /** Removes the folder. */

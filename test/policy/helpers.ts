@@ -9,6 +9,7 @@ import type {
   ResourceValidationPolicy,
   StackValidationPolicy,
 } from "../../policy/types";
+import { ANALYZER } from "../../policy/reliances";
 
 /** Directory of the policy pack. */
 export const POLICY_DIR = path.resolve(__dirname, "../../policy");
@@ -27,20 +28,14 @@ export function requireFromPack<T>(id: string): T {
   return require(resolved) as T;
 }
 
-const proxy = requireFromPack<{
-  unknownCheckingProxy: (props: Record<string, unknown>) => Record<string, unknown>;
-  unknownStringValue: string;
-  unknownNumberValue: string;
-}>("@pulumi/policy/proxy");
-
 /** The marker the engine sends for a string unknown during preview. */
-export const UNKNOWN_STRING = proxy.unknownStringValue;
+export const UNKNOWN_STRING = ANALYZER.unknownString;
 /** The marker the engine sends for a number unknown during preview. */
-export const UNKNOWN_NUMBER = proxy.unknownNumberValue;
+export const UNKNOWN_NUMBER = ANALYZER.unknownNumber;
 
 /** Wraps props the way the analyzer does: reading an unknown value throws UnknownValueError. */
 export function asAnalyzerProps(props: Record<string, unknown>): Record<string, unknown> {
-  return proxy.unknownCheckingProxy(props);
+  return ANALYZER.wrap(props);
 }
 
 /** Type tokens, spelled out here so that a typo in the pack's own table would show. */
