@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { takeImport } from "./adopt";
-import { skipDebugStacks } from "../pulumi-contract/debug-stacks";
+import { skipDebugStacks, watchRegistration } from "../pulumi-contract/debug-stacks";
 import { providerText } from "../pulumi-contract/provider-text";
 import {
   AUTO_NAMED_INPUT,
@@ -90,6 +90,7 @@ export abstract class SpecResource extends pulumi.CustomResource {
     }
   }
 }
+watchRegistration(SpecResource.prototype);
 
 /** A resource class made by {@link resourceClass}: `new Service(name, args, opts)`. */
 export type ResourceClass<F extends FieldTable> = new (

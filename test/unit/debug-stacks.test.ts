@@ -1,10 +1,10 @@
 /**
  * Pulumi stores a stack trace on every promise it makes for a resource's properties, which in a
  * TypeScript program is the largest per-resource cost of a preview (see
- * provider/pulumi-contract/debug-stacks.ts). Our classes register without formatting those
+ * provider/pulumi-contract/debug-stacks.ts). Our classes register without capturing those
  * stacks, and only those: a user's own error thrown from a transformation or an apply keeps its
- * frames, the formatter in place comes back whatever happens, and PULUMI_DEBUG_PROMISE_LEAKS
- * keeps every stack.
+ * frames, the stack limit comes back whatever happens, and PULUMI_DEBUG_PROMISE_LEAKS keeps every
+ * stack.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -60,7 +60,7 @@ describe("promise debug stacks while resources register", () => {
   });
 
   it("a Service's dozens of property promises are not formatted; its source position is", () => {
-    const before = Error.prepareStackTrace;
+    const before = Error.stackTraceLimit;
     const { tops } = formattedDuring(
       () =>
         new classes.Service("db", {
@@ -75,7 +75,7 @@ describe("promise debug stacks while resources register", () => {
     expect(tops).not.toContain("debuggablePromise");
     // The source position the engine shows (Pulumi's own `callsites`) is formatted as before.
     expect(tops).toContain("callsites");
-    expect(Error.prepareStackTrace).toBe(before);
+    expect(Error.stackTraceLimit).toBe(before);
   });
 
   it.each(["Vpc", "VpcPeering", "ReadReplicaSet"] as const)("a %s registers without them too", (cls) => {
@@ -120,9 +120,24 @@ describe("promise debug stacks while resources register", () => {
     expect(tops.filter((t) => t === "debuggablePromise").length).toBeGreaterThan(10);
   });
 
-  it("a constructor that throws still restores the formatter", () => {
-    const before = Error.prepareStackTrace;
+  it("a constructor that throws still restores the limit", () => {
+    const before = Error.stackTraceLimit;
     expect(() => new classes.Vpc("bad", vpcArgs, { parent: {} as never })).toThrow();
-    expect(Error.prepareStackTrace).toBe(before);
+    expect(Error.stackTraceLimit).toBe(before);
+  });
+
+  it("a transformation that throws after another of our resources registered in it keeps its frames", () => {
+    function nestingTransformation(): never {
+      new classes.Vpc("inner", { ...vpcArgs, cidr: "10.9.0.0/16" });
+      throw new Error("after the inner one");
+    }
+    let thrown: Error | undefined;
+    try {
+      new classes.Vpc("outer", vpcArgs, { transformations: [nestingTransformation] });
+    } catch (error) {
+      thrown = error as Error;
+    }
+    expect(thrown?.stack).toMatch(/at nestingTransformation .*debug-stacks\.test/);
+    expect(Error.stackTraceLimit).toBeGreaterThan(0);
   });
 });

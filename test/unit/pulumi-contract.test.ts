@@ -39,6 +39,44 @@ describe("partial-failure.ts: an error with an id is a partial create or update"
   });
 });
 
+describe("debug-stacks.ts: the constructor runs transformations, assigns __name, then makes the property promises", () => {
+  it("in that order", async () => {
+    const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
+    await pulumiModule.runtime.setMocks(
+      { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+      "contract",
+      "test",
+    );
+    const events: string[] = [];
+    class Watched extends pulumiModule.CustomResource {}
+    Object.defineProperty(Watched.prototype, "__name", {
+      configurable: true,
+      set(this: object, value: unknown) {
+        events.push("__name");
+        Object.defineProperty(this, "__name", { value, writable: true, configurable: true });
+      },
+    });
+    const previous = Error.prepareStackTrace;
+    Error.prepareStackTrace = (error, frames) => {
+      if (frames[0]?.getFunctionName() === "debuggablePromise") events.push("promise");
+      return previous ? previous(error, frames) : `${error}`;
+    };
+    try {
+      new Watched(
+        "test:index:Thing",
+        "w",
+        { a: 1 },
+        { transformations: [() => void events.push("transformation")] },
+      );
+    } finally {
+      Error.prepareStackTrace = previous;
+    }
+    expect(events[0]).toBe("transformation");
+    expect(events.indexOf("__name")).toBe(events.lastIndexOf("transformation") + 1);
+    expect(events.indexOf("promise")).toBeGreaterThan(events.indexOf("__name"));
+  });
+});
+
 describe("debug-stacks.ts: Pulumi formats a stack for each property promise, in debuggablePromise", () => {
   it("the stacks come from runtime/debuggable.js's debuggablePromise", async () => {
     const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
