@@ -10,6 +10,16 @@ import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
 
+const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
+
+beforeAll(() =>
+  pulumiModule.runtime.setMocks(
+    { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
+    "contract",
+    "test",
+  ),
+);
+
 const pulumiRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const dynamicHost = fs.readFileSync(path.join(pulumiRoot, "cmd", "dynamic-provider", "index.js"), "utf8");
 
@@ -40,13 +50,7 @@ describe("partial-failure.ts: an error with an id is a partial create or update"
 });
 
 describe("debug-stacks.ts: the constructor runs transformations, assigns __name, then makes the property promises", () => {
-  it("in that order", async () => {
-    const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
-    await pulumiModule.runtime.setMocks(
-      { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
-      "contract",
-      "test",
-    );
+  it("in that order", () => {
     const events: string[] = [];
     class Watched extends pulumiModule.CustomResource {}
     Object.defineProperty(Watched.prototype, "__name", {
@@ -78,13 +82,7 @@ describe("debug-stacks.ts: the constructor runs transformations, assigns __name,
 });
 
 describe("debug-stacks.ts: Pulumi formats a stack for each property promise, in debuggablePromise", () => {
-  it("the stacks come from runtime/debuggable.js's debuggablePromise", async () => {
-    const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
-    await pulumiModule.runtime.setMocks(
-      { newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: (args) => args.inputs },
-      "contract",
-      "test",
-    );
+  it("the stacks come from runtime/debuggable.js's debuggablePromise", () => {
     const seen: Array<[string | null, string | null]> = [];
     const previous = Error.prepareStackTrace;
     Error.prepareStackTrace = (error, frames) => {

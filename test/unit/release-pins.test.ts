@@ -7,25 +7,13 @@
 import * as fs from "fs";
 import * as path from "path";
 
-const root = path.resolve(__dirname, "../..");
-const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+import { ROOT as root, pulumiPins, read } from "../helpers/pins";
 
 /** The value of `NAME=...` in .ci/run. */
 function ciVariable(name: string): string {
   const match = new RegExp(`^${name}=(\\S+)$`, "m").exec(read(".ci/run"));
   if (!match) throw new Error(`.ci/run sets no ${name}`);
   return match[1];
-}
-
-/** The versions a go.mod requires the Pulumi Go modules at, by module ("pkg/v3", "sdk/v3"). */
-function pulumiPins(goMod: string): Record<string, string> {
-  const pins: Record<string, string> = {};
-  for (const match of read(goMod).matchAll(
-    /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/(\w+\/v3) v(\S+)/gm,
-  )) {
-    pins[match[1]] = match[2];
-  }
-  return pins;
 }
 
 /** -1, 0 or 1 as version a is below, equal to or above version b (X.Y.Z). */

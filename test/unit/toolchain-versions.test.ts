@@ -3,26 +3,12 @@
  * scripts/ensure-pulumi builds from tools/ are the locked @pulumi/pulumi release, and the Node.js
  * releases package.json's engines names are the ones CI runs the tests on.
  */
-import * as fs from "fs";
-import * as path from "path";
 
-const root = path.resolve(__dirname, "../..");
-const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+import { pulumiPins, read } from "../helpers/pins";
 const checkNode = require("../../scripts/check-node.js") as {
   satisfies(version: string, range: string): boolean;
   warning(version: string, range: string): string;
 };
-
-/** The versions a go.mod requires the Pulumi Go modules at, by module ("pkg/v3", "sdk/v3"). */
-function pulumiPins(goMod: string): Record<string, string> {
-  const pins: Record<string, string> = {};
-  for (const match of read(goMod).matchAll(
-    /^\s*(?:require\s+)?github\.com\/pulumi\/pulumi\/(\w+\/v3) v(\S+)/gm,
-  )) {
-    pins[match[1]] = match[2];
-  }
-  return pins;
-}
 
 const locked = JSON.parse(read("package-lock.json")).packages["node_modules/@pulumi/pulumi"]
   .version as string;
