@@ -318,7 +318,12 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
     const page = `<html><body>Bad gateway for ${SECRET} (Authorization: Basic ${BASIC})</body></html>`;
     const srv = await rawServer((socket) =>
       socket.end(
-        head("502 Bad Gateway", { "Content-Type": "text/html", "Content-Length": page.length }) + page,
+        // Says it closes the connection, as it does: a client must not send the retry on it.
+        head("502 Bad Gateway", {
+          "Content-Type": "text/html",
+          "Content-Length": page.length,
+          Connection: "close",
+        }) + page,
       ),
     );
     try {
