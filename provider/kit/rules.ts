@@ -48,25 +48,20 @@ export const cpuMillisField = wholeIn(CPU_MILLIS);
 export const memoryGbsField = wholeIn(MEMORY_GBS);
 
 /**
- * A service's size: `field`, or `"shared"` for shared CPU and memory instead of a dedicated
- * allocation (docs/api.md#shared-resources).
+ * A service's size: a whole number within `range`, or `"shared"` for shared CPU and memory
+ * instead of a dedicated allocation (docs/api.md#shared-resources).
  */
-export const sizeOrShared = <T extends z.ZodType>(field: T) =>
-  z.union([field, z.literal(SHARED)], {
-    // A number breaking the field's rule gets that rule (the union reports it); the kit's
-    // wording for what is missing or of another type; a string is told both choices.
+export const sizeOrShared = (range: WholeRange) =>
+  z.union([wholeIn(range), z.literal(SHARED)], {
+    // A number breaking the range gets its rule (the union reports it); the kit's wording for
+    // what is missing or of another type; a string is told both choices.
     error: (issue) =>
       issue.input === undefined
         ? "is required"
         : typeof issue.input === "string"
-          ? `must be ${describeField(field)}, or "${SHARED}"`
+          ? `must be ${describeRange(range)}, or "${SHARED}"`
           : "must be a number",
   });
-
-/** The rule a size field states (its refinement's message). */
-function describeField(field: z.ZodType): string {
-  return field === cpuMillisField ? describeRange(CPU_MILLIS) : describeRange(MEMORY_GBS);
-}
 
 /** Nodes of a read replica set: 1 to 10 ({@link REPLICA_SET_NODES}). */
 export const nodesField = wholeIn(REPLICA_SET_NODES);

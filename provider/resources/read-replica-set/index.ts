@@ -4,15 +4,14 @@
  * STATE CONTRACT (see `../../pulumi-contract/provider-text.ts`): stacks written by 0.1.0 load this module,
  * `dist/provider/resources/read-replica-set`, and call its `impl`. Never move, rename or remove it.
  */
-import { legacyEntry } from "../../pulumi-contract/provider-text";
+import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import type { ArgsOf } from "../../kit/field-table";
-import type { ProviderImpl } from "../../kit/lifecycle";
 import { resourceClass } from "../../kit/register";
 import { READ_REPLICA_SET, type READ_REPLICA_SET_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
 export const impl = legacyEntry(() =>
-  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(READ_REPLICA_SET.kind),
+  (require("../../host") as HostModule).providerOf(READ_REPLICA_SET.kind),
 );
 
 /** Inputs of a {@link ReadReplicaSet}. */

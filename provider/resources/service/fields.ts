@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import {
+  CPU_MILLIS,
   FORK_STRATEGIES,
+  MEMORY_GBS,
   SERVICE_TYPES,
   SHARED,
   type Service as ServiceRecord,
@@ -128,12 +130,12 @@ export const SERVICE_FIELDS = {
    * shared CPU and memory instead of a dedicated allocation. Change: in place (resizeService);
    * from dedicated back to `"shared"`: replace.
    */
-  cpuMillis: input(sizeOrShared(cpuMillisField), RESIZE, { read: (r) => sizeOf(r, "cpu_millis") }),
+  cpuMillis: input(sizeOrShared(CPU_MILLIS), RESIZE, { read: (r) => sizeOf(r, "cpu_millis") }),
   /**
    * Memory in GiB: 1 to 1024, or `"shared"` (with `cpuMillis`). Change: in place (resizeService);
    * from dedicated back to `"shared"`: replace.
    */
-  memoryGbs: input(sizeOrShared(memoryGbsField), RESIZE, { read: (r) => sizeOf(r, "memory_gbs") }),
+  memoryGbs: input(sizeOrShared(MEMORY_GBS), RESIZE, { read: (r) => sizeOf(r, "memory_gbs") }),
   /** Number of HA replicas, 0..2. Default 0. Change: in place (setHA). */
   replicaCount: input(
     haReplicasField,

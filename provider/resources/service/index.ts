@@ -4,10 +4,9 @@
  * STATE CONTRACT (see `../../pulumi-contract/provider-text.ts`): stacks written by 0.1.0 load this module,
  * `dist/provider/resources/service`, and call its `impl`. Never move, rename or remove it.
  */
-import { legacyEntry } from "../../pulumi-contract/provider-text";
+import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import type * as pulumi from "@pulumi/pulumi";
 import type { ArgsOf } from "../../kit/field-table";
-import type { ProviderImpl } from "../../kit/lifecycle";
 import { resourceClass } from "../../kit/register";
 import { SERVICE, type SERVICE_FIELDS, type ForkFrom } from "./fields";
 
@@ -15,9 +14,7 @@ export type { FinalForkOptions, ResourceOutput } from "./fields";
 export type { EndpointOutput } from "../../kit/outputs";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() =>
-  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(SERVICE.kind),
-);
+export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(SERVICE.kind));
 
 /** Inputs of a {@link Service}. */
 export type ServiceArgs = ArgsOf<typeof SERVICE_FIELDS>;

@@ -4,16 +4,13 @@
  * STATE CONTRACT (see `../../pulumi-contract/provider-text.ts`): stacks written by 0.1.0 load this module,
  * `dist/provider/resources/vpc-peering`, and call its `impl`. Never move, rename or remove it.
  */
-import { legacyEntry } from "../../pulumi-contract/provider-text";
+import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import type { ArgsOf } from "../../kit/field-table";
-import type { ProviderImpl } from "../../kit/lifecycle";
 import { resourceClass } from "../../kit/register";
 import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() =>
-  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(VPC_PEERING.kind),
-);
+export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(VPC_PEERING.kind));
 
 /** Inputs of a {@link VpcPeering}. Every change replaces the peering (the old one is deleted first). */
 export type VpcPeeringArgs = ArgsOf<typeof VPC_PEERING_FIELDS>;

@@ -4,16 +4,13 @@
  * STATE CONTRACT (see `../../pulumi-contract/provider-text.ts`): stacks written by 0.1.0 load this module,
  * `dist/provider/resources/vpc`, and call its `impl`. Never move, rename or remove it.
  */
-import { legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ProviderImpl } from "../../kit/lifecycle";
+import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import { type ArgsOf } from "../../kit/field-table";
 import { resourceClass } from "../../kit/register";
 import { VPC, type VPC_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
-export const impl = legacyEntry(() =>
-  (require("../../host") as { providerOf(kind: string): ProviderImpl }).providerOf(VPC.kind),
-);
+export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(VPC.kind));
 
 /** Inputs of a {@link Vpc}. */
 export type VpcArgs = ArgsOf<typeof VPC_FIELDS>;
