@@ -30,6 +30,16 @@ export class RunHolds {
     this.held.set(key, holds);
   }
 
+  /**
+   * Resource `by` leaves the stack (its delete is done, or kept the record for another): its
+   * reads of `id` hold it no more, so the last entry of a record a refresh read can delete it.
+   */
+  release(kind: string, id: string, by: string | undefined): void {
+    const key = `${kind}\u0000${id}`;
+    const holds = (this.held.get(key) ?? []).filter((h) => !(h.how === "read" && h.by === by));
+    this.held.set(key, holds);
+  }
+
   /** What this run holds of `id` of kind `kind`. */
   holdsOf(kind: string, id: string): readonly Hold[] {
     return this.held.get(`${kind}\u0000${id}`) ?? [];

@@ -310,10 +310,12 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async delete(id, props) {
       // I2: a record another resource of this run holds stays (the old half of a replacement
       // whose new half adopted it included); the old state leaves the stack.
-      const keep = runtime.holds?.()?.whyKeep(spec.kind, id, nameIn(props));
+      const holds = runtime.holds?.();
+      const keep = holds?.whyKeep(spec.kind, id, nameIn(props));
       if (keep) {
+        holds?.release(spec.kind, id, nameIn(props));
         progress(
-          `${spec.label} ${id}${typeof props.name === "string" ? ` (${props.name})` : ""} was not deleted ` +
+          `${spec.label}${typeof props.name === "string" ? ` "${props.name}"` : ""} (${id}) was not deleted ` +
             `(no API call was made): ${keep}; it stays in the stack under that resource`,
         );
         return;
@@ -333,6 +335,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         whileInUse: ops.whileInUse,
         blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
       });
+      holds?.release(spec.kind, id, nameIn(props));
     },
   };
   return provider;
