@@ -4,6 +4,7 @@
  * turns into a partial result: the resource stays in the stack, nothing is orphaned, and
  * the next `pulumi up` finishes the job (invariant I1, docs/recovery.md).
  */
+import { MdbApiError } from "../client/errors";
 import { PartialFailure } from "../pulumi-contract/partial-failure";
 import { PROVIDER_INPUT } from "./hidden";
 
@@ -21,12 +22,20 @@ export interface PartialState {
   known(): Record<string, unknown>;
 }
 
+/** True when `error` (or one it was caused by) says the API could not be reached: asking again now would not help. */
+function unreachable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause)
+    if (e instanceof MdbApiError && (e.code === "NETWORK_ERROR" || e.code === "TIMEOUT")) return true;
+  return false;
+}
+
 /**
  * Runs `steps`, and turns a failure into a {@link PartialFailure} whose properties are the
- * resource as observed now, else as last known ({@link PartialState}): never empty, so the next
- * preview compares the program with what was done and plans only what is left, never a
- * replacement. `__provider` is copied from `inputs`, because the host does not add it to partial
- * results and the stack could not be managed without it.
+ * resource as observed now (unless the API could not be reached: its retries would only delay
+ * the error), else as last known ({@link PartialState}): never empty, so the next preview
+ * compares the program with what was done and plans only what is left, never a replacement.
+ * `__provider` is copied from `inputs`, because the host does not add it to partial results and
+ * the stack could not be managed without it.
  */
 export async function withPartialState<T>(
   id: string,
@@ -39,7 +48,7 @@ export async function withPartialState<T>(
   } catch (error) {
     let properties: Record<string, unknown> | undefined;
     try {
-      properties = await state.observe();
+      properties = unreachable(error) ? undefined : await state.observe();
     } catch {
       properties = undefined;
     }

@@ -5,10 +5,12 @@
  * the engine calls them. With the emulator: test/integration/safety-invariants.test.ts.
  */
 import type { MdbApi } from "../../provider/client/api";
+import { MdbApiError } from "../../provider/client/errors";
 import { diffByRules } from "../../provider/kit/diff";
 import { API_WORDS_OUTPUT, RESOURCE_NAME_INPUT } from "../../provider/kit/hidden";
 import { RunHolds } from "../../provider/kit/holds";
 import { resourceProvider } from "../../provider/kit/lifecycle";
+import { PartialFailure, withPartialState } from "../../provider/kit/partial";
 import { REGISTRY } from "../../provider/resources/registry";
 import { ConfigRuntime } from "../../provider/runtime";
 import { providerWith, testRuntime } from "../helpers/runtime";
@@ -46,6 +48,34 @@ const SERVICE_INPUTS = {
   memoryGbs: 4,
   [RESOURCE_NAME_INPUT]: "db",
 };
+
+describe("I1: a partial failure is never recorded empty", () => {
+  const failWith = (error: unknown, observe: () => Promise<Record<string, unknown> | undefined>) =>
+    withPartialState("svc1", { __provider: "p" }, () => Promise.reject(error), {
+      observe,
+      known: () => ({ name: "orders-db", serviceType: "POSTGRES" }),
+    }).catch((e: unknown) => e as PartialFailure);
+
+  it("observed when the API answers; the last known state when it is gone or cannot be asked", async () => {
+    const seen = await failWith(new Error("wait failed"), async () => ({
+      name: "orders-db",
+      status: "READY",
+    }));
+    expect(seen.properties).toEqual({ name: "orders-db", status: "READY", __provider: "p" });
+    const gone = await failWith(new Error("wait failed"), async () => undefined);
+    expect(gone.properties).toEqual({ name: "orders-db", serviceType: "POSTGRES", __provider: "p" });
+    const away = await failWith(new Error("wait failed"), () => Promise.reject(new Error("NETWORK_ERROR")));
+    expect(away.properties).toEqual({ name: "orders-db", serviceType: "POSTGRES", __provider: "p" });
+  });
+
+  it("does not ask an API it could not reach (its retries would only delay the error)", async () => {
+    const observe = jest.fn(async () => ({}));
+    const unreachable = Object.create(MdbApiError.prototype, { code: { value: "NETWORK_ERROR" } }) as Error;
+    const error = await failWith(new Error("getService failed", { cause: unreachable }), observe);
+    expect(observe).not.toHaveBeenCalled();
+    expect(error.properties).toMatchObject({ name: "orders-db" });
+  });
+});
 
 describe("I2: a delete keeps what another resource of the run holds", () => {
   const cases: Array<
