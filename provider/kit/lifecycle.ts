@@ -12,7 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Runtime } from "./context";
 import { adoptIfImported } from "./adopt";
-import { checkInputs } from "./check";
+import { checkInputs, isUnknown } from "./check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import { DetailedDiffResult, type UnknownWord, diffResource } from "./diff";
@@ -32,7 +32,7 @@ import { change, describeChange, shown } from "./preview";
 import { previewCalls } from "./preview-calls";
 import { inputsOf, withoutUndefined } from "./outputs";
 import { withPartialState } from "./partial";
-import { isProtected, protectedReplacement, refuseIfProtected } from "./protection";
+import { PROTECTION_INPUT, isProtected, protectedReplacement, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "./settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "./spec";
@@ -185,15 +185,22 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const diff = diffResource(spec, olds, news);
       const name = resourceNameOf(news, olds, id);
       for (const warning of unknownWordWarnings(name, diff.unknownWords ?? [], olds, news)) progress(warning);
-      // I3: the old one's delete would be refused after the new one was made.
-      if (diff.replaces.length > 0 && isProtected(olds)) {
-        const inputs = diff.replaces.filter((p) => p in spec.diffRules);
+      // I3: the old one's delete would be refused after the new one was made. A value known only
+      // during up may turn out the same: the diff `up` makes with it fails, before any create.
+      const known = diff.replaces.filter((p) => !(p in spec.diffRules) || !isUnknown(news[p]));
+      if (diff.replaces.length > 0 && isProtected(olds) && known.length === 0)
+        progress(
+          `${name}: ${diff.replaces.join(", ")} known only during up; if that replaces this ${spec.label}, ` +
+            `up fails before creating anything, because its state has ${PROTECTION_INPUT}: true`,
+        );
+      if (known.length > 0 && isProtected(olds)) {
+        const inputs = known.filter((p) => p in spec.diffRules);
         throw protectedReplacement({
           label: spec.label,
           id,
           props: olds,
           inputs: inputs.length > 0 ? inputs : ["status"],
-          reasons: diff.replaces.map((p) =>
+          reasons: known.map((p) =>
             p in spec.diffRules
               ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
               : `the API reports it ${String(olds[p])}`,

@@ -6,6 +6,7 @@
  */
 import type { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
+import { UNKNOWN } from "../../provider/kit/check";
 import { diffByRules } from "../../provider/kit/diff";
 import { API_WORDS_OUTPUT, RESOURCE_NAME_INPUT } from "../../provider/kit/hidden";
 import { RunHolds } from "../../provider/kit/holds";
@@ -164,6 +165,20 @@ describe("I3: a replacement of a protected resource fails at preview", () => {
     const lifted = { ...protectedState, deletionProtection: false };
     const change = await services.diff("svc1", lifted, { ...SERVICE_INPUTS, regionCode: "eu-west-1" });
     expect(change.replaces).toEqual(["regionCode"]);
+  });
+
+  it("a value known only during up does not fail the preview: it says up will fail if it replaces", async () => {
+    const news = { ...SERVICE_INPUTS, deletionProtection: true, regionCode: UNKNOWN };
+    const diff = await services.diff("svc1", protectedState, news);
+    expect(diff.replaces).toEqual(["regionCode"]);
+    expect(printed()[0]).toBe(
+      "db: regionCode known only during up; if that replaces this service, up fails before creating " +
+        "anything, because its state has deletionProtection: true",
+    );
+    // The diff up makes with the value: the same refusal as at preview.
+    await expect(services.diff("svc1", protectedState, { ...news, regionCode: "eu-west-1" })).rejects.toThrow(
+      /would be replaced \(regionCode us-east-1 → eu-west-1/,
+    );
   });
 
   it("an in-place change of a protected resource is no concern, nor is protecting the new one", async () => {
