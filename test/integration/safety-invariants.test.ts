@@ -165,6 +165,80 @@ describe("I1: accepted, then the API went away", () => {
   }, 30_000);
 });
 
+describe("I1 for the other kinds that wait after the API accepted them", () => {
+  /** A READY service and a VPC to hang them on. */
+  async function parents(): Promise<{ serviceId: string; vpcId: string }> {
+    const made = await emu.api<{ service_id: string }>("POST", `${emu.projectPath}/services`, {
+      name: "primary",
+    });
+    const vpc = await emu.api<{ id: string }>("POST", `${emu.projectPath}/vpcs`, {
+      name: "core",
+      cidr: "10.0.0.0/16",
+      region_code: "us-east-1",
+    });
+    await emu.waitFor(
+      async () =>
+        (await emu.api<{ status: string }>("GET", `${emu.projectPath}/services/${made.body.service_id}`))
+          .body,
+      (s) => s.status === "READY",
+      { what: "service READY" },
+    );
+    return { serviceId: made.body.service_id, vpcId: vpc.body.id };
+  }
+
+  const kinds: Array<[ResourceKind, (p: { serviceId: string; vpcId: string }) => Props, string]> = [
+    [
+      "read-replica-set",
+      ({ serviceId }) => ({ serviceId, name: "readers", nodes: 1, cpuMillis: 500, memoryGbs: 2 }),
+      "/replicaSets",
+    ],
+    [
+      "vpc-peering",
+      ({ vpcId }) => ({
+        vpcId,
+        peerAccountId: "123456789012",
+        peerRegionCode: "us-west-2",
+        peerVpcId: "vpc-peer1",
+      }),
+      "/peerings",
+    ],
+  ];
+  it.each(kinds)(
+    "%s: the API away once the create was accepted; the next up finishes it in place",
+    async (kind, inputsOf, collection) => {
+      const news = { ...inputsOf(await parents()), [RESOURCE_NAME_INPUT]: "r" };
+      const first = await run(kind);
+      await emu.setTransitionMs(1500);
+      try {
+        const creating = errorOf(first.create(news));
+        await until(async () =>
+          (await emu.requests()).some((r) => r.method === "POST" && r.path.endsWith(collection)),
+        );
+        await emu.setFaults({ rules: [{ method: "GET", path: ".", drop: true, count: 100_000 }] });
+        const error = await creating;
+        expect(error.id).toEqual(expect.any(String));
+        const recorded = stateFromError(error, await first.check(news));
+        const { [RESOURCE_NAME_INPUT]: _name, ...inputs } = news;
+        expect(recorded.outs).toMatchObject(inputs);
+
+        await emu.setFaults({});
+        const second = await run(kind);
+        const { diff } = await second.diff(recorded, news);
+        expect(diff.replaces).toEqual([]);
+        const { result, calls } = await recordCalls(emu, () =>
+          second.update(recorded, news, { initErrors: true }),
+        );
+        expect(calls).toEqual([]);
+        expect(result.state.id).toBe(error.id);
+        expect(result.state.outs.status).toBe("active");
+      } finally {
+        await emu.setTransitionMs(30);
+      }
+    },
+    30_000,
+  );
+});
+
 describe("I2: a run never deletes what another of its resources holds", () => {
   it("the old half of a replacement whose new half adopted the same service deletes nothing", async () => {
     const first = await run();
