@@ -2,7 +2,8 @@
  * Deletion protection: a resource whose state says `deletionProtection: true` is never
  * deleted. Pulumi hands `delete` the OLD state, so the flag the last `pulumi up` recorded is
  * the one that counts: lifting it takes an `up` with `false` before the destroy (or the
- * replacement) that deletes the resource.
+ * replacement) that deletes the resource. A replacement the program asks for is refused earlier,
+ * by the diff at preview ({@link protectedReplacement}), before its new half is created.
  */
 
 /** The setting that protects a resource (a row of its field table, `rows.ts`). */
