@@ -260,14 +260,19 @@ export class HttpClient {
     if (!schema) return data as T;
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
+      // Not JSON at all (axios leaves such a body as text): say what came, e.g. an HTML page.
+      const what =
+        typeof data === "string"
+          ? `a body that is not JSON (${response.headers?.["content-type"] ?? "no content type"}): ${data.slice(0, 200)}`
+          : `a body the client does not understand: ${parsed.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join(".")}: ${i.message}`)
+              .join("; ")}`;
       throw new MdbApiError({
         operation: spec.operation,
         status: response.status,
         code: "UNEXPECTED_RESPONSE",
-        apiMessage: `the API answered a body the client does not understand: ${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join(".")}: ${i.message}`)
-          .join("; ")}`,
+        apiMessage: this.clean(spec, `the API answered ${what}`),
         resourceId: spec.resourceId,
         ambiguous: false,
       });
@@ -303,11 +308,14 @@ export class HttpClient {
   private fromResponse(spec: RequestSpec, response: AxiosResponse): MdbApiError {
     const body = ErrorBodySchema.safeParse(response.data);
     const code = body.success ? body.data.code : `HTTP_${response.status}`;
+    // Not the API's error shape: quote what came (a proxy's page, another service's JSON).
     const message = body.success
       ? body.data.message
       : typeof response.data === "string" && response.data
         ? response.data
-        : (response.statusText ?? "no message");
+        : response.data && typeof response.data === "object"
+          ? JSON.stringify(response.data)
+          : (response.statusText ?? "no message");
     const retryAfterMs = parseRetryAfter(response.headers?.["retry-after"]);
     const beyondCap = retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs;
     const note = beyondCap

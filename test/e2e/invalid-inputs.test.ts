@@ -50,6 +50,8 @@ const CPU = "must be a multiple of 250 from 250 to 64000";
 const MEMORY = "must be a whole number from 1 to 1024";
 const NODES = "must be a whole number from 1 to 10";
 const HA = "must be a whole number from 0 to 2";
+/** Stands for the emulator's origin (`http://127.0.0.1:PORT`) in a run's environment. */
+const EMULATOR_ORIGIN = "<emulator origin>";
 /** The id of a VPC in eu-west-1, made through the API before the runs (the programs are in us-east-1). */
 const OTHER_REGION_VPC = "<vpc in eu-west-1>";
 
@@ -306,6 +308,16 @@ const RUNS: Run[] = [
     ],
   },
   {
+    title: "an API URL with a path the API does not serve (/api/v2)",
+    kind: "Vpc",
+    env: { MDB_API_URL: `${EMULATOR_ORIGIN}/api/v2` },
+    rows: [
+      {
+        rule: /the server at http:\/\/127\.0\.0\.1:\d+\/api\/v2, set by mdb:apiUrl \/ MDB_API_URL, does not answer as the Managed Database API \(GET \S+\/api\/v2\/auth\/info: HTTP 404, .*\); set mdb:apiUrl \/ MDB_API_URL to the API's base URL/,
+      },
+    ],
+  },
+  {
     title: "a wrong secret key",
     kind: "Vpc",
     env: { MDB_SECRET_KEY: "not-the-secret-key" },
@@ -426,7 +438,9 @@ async function execute(run: Run, index: number): Promise<Outcome> {
   const args = Object.assign({}, ...run.rows.map((r) => r.args ?? {})) as Record<string, unknown>;
   for (const [key, value] of Object.entries(args)) if (value === OTHER_REGION_VPC) args[key] = otherRegionVpc;
   const declared = [{ kind: run.kind, name, args, late: run.late, secret: run.secret }];
-  const env = { ...run.env, MDB_E2E_CASE: JSON.stringify(declared) };
+  const env: Record<string, string | undefined> = { ...run.env, MDB_E2E_CASE: JSON.stringify(declared) };
+  const origin = new URL(emulator.url).origin;
+  for (const [key, value] of Object.entries(env)) env[key] = value?.replace(EMULATOR_ORIGIN, origin);
   for (const [key, value] of Object.entries(run.config ?? {})) await ws.config(key, value);
   await emulator.clearCalls();
   try {

@@ -117,7 +117,12 @@ const runtime: Runtime = {
   configSource: () => undefined,
   liveChecks: () => false,
   enableLiveChecks: () => undefined,
-  session: () => ({ api: stubApi, projectId: async (own?: string) => own ?? "proj", adoptExisting: false }),
+  session: () => ({
+    api: stubApi,
+    projectId: async (own?: string) => own ?? "proj",
+    keyProjectId: async () => "proj",
+    adoptExisting: false,
+  }),
   log,
   clock: REAL_CLOCK,
 };
