@@ -24,6 +24,7 @@ export class ApiSession implements Session {
     // HTTP client (axios), and does not pay for loading it.
     const { MdbApi: Api } = require("./client/api") as typeof import("./client/api");
     this.api = new Api({
+      ...config.transport,
       baseUrl: config.apiUrl,
       publicKey: config.publicKey,
       secretKey: config.secretKey,

@@ -15,7 +15,10 @@ import type { RetryClass } from "../../api/operations";
 import { ErrorBodySchema } from "../../api/records";
 import { normalizeBaseUrl } from "./base-url";
 import { MdbApiError, isTransientStatus, redact, redirectTarget } from "./errors";
+import { describeSetting } from "./settings";
 import {
+  CALL_DEADLINE_AT,
+  CALL_DEADLINE_EXCEEDED,
   DEADLINE_EXCEEDED,
   DEFAULT_TRANSPORT_LIMITS,
   HEADER_OVERFLOW,
@@ -46,6 +49,12 @@ export interface HttpClientOptions {
    * body. A GET (or idempotent action) past it is retried like a timeout. Default 60 000.
    */
   attemptDeadlineMs?: number;
+  /**
+   * Deadline of a whole call, in milliseconds, from its start: every attempt, the pauses between
+   * retries and any `Retry-After` included. An attempt is cut short when the call's deadline comes
+   * first, and no retry starts past it. Default 120 000 (two minutes).
+   */
+  callDeadlineMs?: number;
   /**
    * Largest answer body accepted, in bytes, counted after decompression. A larger one fails at
    * once and is not retried. Default 8 MiB (8 388 608), about 4 x the largest list of 1000 services.
@@ -94,6 +103,24 @@ export interface RequestSpec {
 
 const MAX_MESSAGE_LENGTH = 500;
 const MDB_SPEC = Symbol("mdbSpec");
+const MDB_CALL = Symbol("mdbCall");
+
+/** Default of {@link HttpClientOptions.callDeadlineMs}: two minutes. */
+export const DEFAULT_CALL_DEADLINE_MS = 120_000;
+
+/**
+ * What one call (a request with its retries) shares across its attempts. A class, not a plain
+ * object: axios copies plain objects of a request's config for each attempt, and keeps this one.
+ */
+class CallState {
+  /** Set when a retry was not made because the call's deadline left no time for it. */
+  stoppedByDeadline = false;
+
+  constructor(
+    /** When the call must be over, `Date.now()` milliseconds. */
+    readonly deadlineAt: number,
+  ) {}
+}
 
 /** Reads this package's version once, for the User-Agent. */
 function packageVersion(): string {
@@ -117,8 +144,15 @@ function neverSent(error: AxiosError): boolean {
   return error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
 }
 
-/** Failures that repeating the same request cannot mend: the same answer would overflow again. */
-const FINAL_CODES = new Set<string | undefined>([RESPONSE_TOO_LARGE, HEADER_OVERFLOW]);
+/**
+ * Failures that repeating the same request cannot mend (the same answer would overflow again),
+ * and the call's deadline, past which nothing is repeated.
+ */
+const FINAL_CODES = new Set<string | undefined>([
+  RESPONSE_TOO_LARGE,
+  HEADER_OVERFLOW,
+  CALL_DEADLINE_EXCEEDED,
+]);
 
 /** True when a failed request may be repeated under `mode`. */
 function isRetryable(error: AxiosError, mode: RetryMode): boolean {
@@ -128,15 +162,22 @@ function isRetryable(error: AxiosError, mode: RetryMode): boolean {
   return isTransientStatus(status);
 }
 
+/** How many attempts the call of `error` made, the failed one included. */
+function attemptsOf(error: AxiosError): number {
+  const state = (error.config as { "axios-retry"?: { retryCount?: number } } | undefined)?.["axios-retry"];
+  return (state?.retryCount ?? 0) + 1;
+}
+
 /** True when axios-retry had already sent this request before the attempt that got `response`. */
 function retriedBefore(response: AxiosResponse): boolean {
   const state = (response.config as { "axios-retry"?: { retryCount?: number } } | undefined)?.["axios-retry"];
   return (state?.retryCount ?? 0) > 0;
 }
 
-/** The per-request retry settings axios-retry reads. */
+/** The per-request retry settings axios-retry reads, and the call's shared state. */
 interface SpecCarrier {
   [MDB_SPEC]?: RequestSpec;
+  [MDB_CALL]?: CallState;
 }
 
 /** `n` bytes for a message: `8388608 bytes (8 MiB)`. */
@@ -155,7 +196,13 @@ function bytes(n: number): string {
  * beyond the longest string Node can make, which would crash the process instead of failing a call.
  */
 function checkLimits(options: HttpClientOptions): void {
-  const positive = ["timeoutMs", "attemptDeadlineMs", "maxResponseBytes", "maxHeaderBytes"] as const;
+  const positive = [
+    "timeoutMs",
+    "attemptDeadlineMs",
+    "callDeadlineMs",
+    "maxResponseBytes",
+    "maxHeaderBytes",
+  ] as const;
   for (const name of positive) {
     const value = options[name];
     if (value !== undefined && !(Number.isFinite(value) && value > 0))
@@ -178,6 +225,7 @@ export class HttpClient {
   private readonly secretKey: string;
   private readonly limits: TransportLimits;
   private readonly maxRetryAfterMs: number;
+  private readonly callDeadlineMs: number;
 
   /** Throws a `RangeError` naming the option when a limit of `options` is not usable. */
   constructor(private readonly options: HttpClientOptions) {
@@ -190,6 +238,7 @@ export class HttpClient {
       maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_TRANSPORT_LIMITS.maxHeaderBytes,
     };
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.callDeadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     const token = Buffer.from(`${options.publicKey}:${options.secretKey}`).toString("base64");
     this.axios = axios.create({
       baseURL: this.baseUrl,
@@ -211,14 +260,24 @@ export class HttpClient {
       retries: options.maxRetries ?? 6,
       shouldResetTimeout: true,
       retryCondition: (error) => {
-        const spec = (error.config as SpecCarrier | undefined)?.[MDB_SPEC];
+        const carrier = error.config as SpecCarrier | undefined;
+        const spec = carrier?.[MDB_SPEC];
         if (!spec || !isRetryable(error, spec.retry)) return false;
         const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
-        return asked === undefined || asked <= maxRetryAfterMs;
+        if (asked !== undefined && asked > maxRetryAfterMs) return false;
+        // No retry that could not even start before the call's deadline.
+        const call = carrier?.[MDB_CALL];
+        if (call && Date.now() + (asked ?? 0) >= call.deadlineAt) {
+          call.stoppedByDeadline = true;
+          return false;
+        }
+        return true;
       },
       retryDelay: (retryCount, error) => {
         const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
-        return asked ?? backoffDelay(backoff, retryCount - 1);
+        const delay = asked ?? backoffDelay(backoff, retryCount - 1);
+        const call = (error.config as SpecCarrier | undefined)?.[MDB_CALL];
+        return call ? Math.max(0, Math.min(delay, call.deadlineAt - Date.now())) : delay;
       },
       onRetry: (retryCount, error, config) => {
         const spec = (config as SpecCarrier)[MDB_SPEC];
@@ -241,6 +300,7 @@ export class HttpClient {
    */
   async request<T>(spec: RequestSpec, schema?: ZodType<T>): Promise<T> {
     let response: AxiosResponse;
+    const deadlineAt = Date.now() + this.callDeadlineMs;
     try {
       const config = {
         method: spec.method,
@@ -249,6 +309,9 @@ export class HttpClient {
         // Always JSON: without it axios labels a body-less POST as a form, which the API refuses.
         headers: spec.method === "GET" ? undefined : { "Content-Type": "application/json" },
         [MDB_SPEC]: spec,
+        [MDB_CALL]: new CallState(deadlineAt),
+        // Read by the adapter: an attempt ends at the call's deadline when that comes first.
+        [CALL_DEADLINE_AT]: deadlineAt,
       };
       response = await this.axios.request(config);
     } catch (error) {
@@ -320,13 +383,13 @@ export class HttpClient {
     const beyondCap = retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs;
     const note = beyondCap
       ? ` (the API asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than ` +
-        `the ${this.maxRetryAfterMs} ms the client waits, option maxRetryAfterMs: not retried)`
+        `the ${this.maxRetryAfterMs} ms the client waits, ${describeSetting("maxRetryAfterMs")}: not retried)`
       : "";
     return new MdbApiError({
       operation: spec.operation,
       status: response.status,
       code: this.clean(spec, code),
-      apiMessage: this.clean(spec, message) + note,
+      apiMessage: this.clean(spec, message) + note + this.deadlineNote(response.config),
       resourceId: spec.resourceId,
       // A 5xx may come after the work was done; 4xx answers are definite, except a 409 to a
       // repeated request: the first attempt may have started the change the repeat conflicts with.
@@ -343,25 +406,30 @@ export class HttpClient {
       case RESPONSE_TOO_LARGE:
         return {
           code: "RESPONSE_TOO_LARGE",
-          text: `the answer from ${where} is larger than ${bytes(this.limits.maxResponseBytes)}, the limit of option maxResponseBytes; reading stopped`,
+          text: `the answer from ${where} is larger than ${bytes(this.limits.maxResponseBytes)}, the limit of ${describeSetting("maxResponseBytes")}; reading stopped`,
           retryable: false,
         };
       case HEADER_OVERFLOW:
         return {
           code: "HEADERS_TOO_LARGE",
-          text: `the answer's headers from ${where} are larger than ${bytes(this.limits.maxHeaderBytes)}, the limit of option maxHeaderBytes`,
+          text: `the answer's headers from ${where} are larger than ${bytes(this.limits.maxHeaderBytes)}, the limit of ${describeSetting("maxHeaderBytes")}`,
           retryable: false,
         };
       case DEADLINE_EXCEEDED:
         return {
           code: "TIMEOUT",
-          text: `no complete answer from ${where} within ${this.limits.attemptDeadlineMs} ms, the deadline of one attempt (option attemptDeadlineMs)`,
+          text: `no complete answer from ${where} within ${this.limits.attemptDeadlineMs} ms, the deadline of one attempt (${describeSetting("attemptDeadlineMs")})`,
+        };
+      case CALL_DEADLINE_EXCEEDED:
+        return {
+          code: "TIMEOUT",
+          text: `no complete answer from ${where} within ${this.callDeadlineMs} ms, the deadline of a call with its retries (${describeSetting("callDeadlineMs")}), after ${attemptsOf(error)} attempt(s)`,
         };
       case "ETIMEDOUT":
       case "ECONNABORTED":
         return {
           code: "TIMEOUT",
-          text: `no data from ${where} for ${this.options.timeoutMs ?? 30_000} ms, the idle timeout (option timeoutMs)`,
+          text: `no data from ${where} for ${this.options.timeoutMs ?? 30_000} ms, the idle timeout (${describeSetting("timeoutMs")})`,
         };
       default:
         return {
@@ -371,6 +439,13 @@ export class HttpClient {
     }
   }
 
+  /** Said after a failure that could have been retried but for the call's deadline. */
+  private deadlineNote(config: unknown): string {
+    return (config as SpecCarrier | undefined)?.[MDB_CALL]?.stoppedByDeadline
+      ? ` (not retried: the call's deadline of ${this.callDeadlineMs} ms, ${describeSetting("callDeadlineMs")}, left no time)`
+      : "";
+  }
+
   private toError(spec: RequestSpec, error: unknown): MdbApiError {
     if (axios.isAxiosError(error)) {
       if (error.response) return this.fromResponse(spec, error.response);
@@ -378,7 +453,7 @@ export class HttpClient {
       return new MdbApiError({
         operation: spec.operation,
         code,
-        apiMessage: this.clean(spec, text),
+        apiMessage: this.clean(spec, text) + this.deadlineNote(error.config),
         resourceId: spec.resourceId,
         ambiguous: !neverSent(error),
         retryable,

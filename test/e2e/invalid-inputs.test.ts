@@ -318,6 +318,16 @@ const RUNS: Run[] = [
     ],
   },
   {
+    title: "a transport limit in stack config that is not a number",
+    kind: "Vpc",
+    config: { "mdb:callDeadlineMs": "2m" },
+    rows: [
+      {
+        rule: /stack config mdb:callDeadlineMs is "2m"; it must be a whole number from 1 to \d+ \(milliseconds\)\. Set it with `pulumi config set mdb:callDeadlineMs <value>` or the environment variable MDB_CALL_DEADLINE_MS/,
+      },
+    ],
+  },
+  {
     title: "a wrong secret key",
     kind: "Vpc",
     env: { MDB_SECRET_KEY: "not-the-secret-key" },
