@@ -139,9 +139,25 @@ function packageVersion(): string {
 /** The User-Agent sent with every request: package name and version, and Node's. */
 export const USER_AGENT = `pulumi-managed-db/${packageVersion()} (node ${process.version})`;
 
+/**
+ * True when a TLS handshake met a server speaking plain HTTP: OpenSSL reads the server's
+ * `HTTP/1.1 400` as a TLS record and says `wrong version number` (or `packet length too long`).
+ */
+function plainHttpAnswer(error: AxiosError): boolean {
+  return (
+    (error.code === "EPROTO" || /^ERR_SSL_/.test(error.code ?? "")) &&
+    /wrong version number|packet length too long|http request/i.test(error.message)
+  );
+}
+
 /** True when an axios error means the request never reached the server. */
 function neverSent(error: AxiosError): boolean {
-  return error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
+  return (
+    error.code === "ECONNREFUSED" ||
+    error.code === "ENOTFOUND" ||
+    error.code === "EAI_AGAIN" ||
+    plainHttpAnswer(error)
+  );
 }
 
 /**
@@ -156,7 +172,7 @@ const FINAL_CODES = new Set<string | undefined>([
 
 /** True when a failed request may be repeated under `mode`. */
 function isRetryable(error: AxiosError, mode: RetryMode): boolean {
-  if (FINAL_CODES.has(error.code)) return false;
+  if (FINAL_CODES.has(error.code) || plainHttpAnswer(error)) return false;
   const status = error.response?.status;
   if (mode === "create") return status === 429 || (status === undefined && neverSent(error));
   return isTransientStatus(status);
@@ -432,6 +448,14 @@ export class HttpClient {
           text: `no data from ${where} for ${this.options.timeoutMs ?? 30_000} ms, the idle timeout (${describeSetting("timeoutMs")})`,
         };
       default:
+        if (plainHttpAnswer(error))
+          return {
+            code: "NOT_TLS",
+            text:
+              `the server at ${new URL(where).origin} answered plain HTTP, not TLS; use http:// ` +
+              `(loopback hosts only) or check the API URL (mdb:apiUrl / MDB_API_URL)`,
+            retryable: false,
+          };
         return {
           code: "NETWORK_ERROR",
           text: `${error.code ?? "network error"} talking to ${where}: ${error.message}`,
