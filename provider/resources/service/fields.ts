@@ -64,7 +64,7 @@ const finalForkField = z
     [
       z.boolean(),
       z.strictObject({
-        /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters). */
+        /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters); `<name>-<service id>` when a service has that name. */
         name: resourceName.optional(),
         /** CPU of the fork in milli-cores. Default: the service's. */
         cpuMillis: cpuMillisField.optional(),
