@@ -154,7 +154,9 @@ describe("a fixed finalFork.name already held by an earlier final fork", () => {
     const first = await services.create(archive);
     await services.delete(first);
     const second = await services.create(archive);
-    await emu.setFaults({ rules: [{ method: "DELETE", path: `/services/${second.id}$`, status: 400, count: 10 }] });
+    await emu.setFaults({
+      rules: [{ method: "DELETE", path: `/services/${second.id}$`, status: 400, count: 10 }],
+    });
     await errorOf(services.delete(second));
     await emu.setFaults({});
     const { calls } = await recordCalls(emu, () => services.delete(second));
