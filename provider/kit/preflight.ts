@@ -115,13 +115,31 @@ function accessFailure(
 async function probe(runtime: Runtime, settings: ProviderConfig, own: string | undefined): Promise<Access> {
   const projectId = own ?? settings.projectId;
   const session = runtime.session();
+  let keyProject: string;
   try {
-    const keyProject = await session.keyProjectId();
-    if (projectId === undefined || projectId === keyProject) return { projectId: projectId ?? keyProject };
+    keyProject = await session.keyProjectId();
+  } catch (error) {
+    // The one call every key may make: what it answers tells the URL and the key.
+    const access =
+      notTheApi(error, settings) ??
+      (error instanceof MdbApiError && error.status === 403
+        ? {
+            failure: {
+              property: "",
+              reason: `the API refused the key (HTTP 403 ${error.code}: ${error.apiMessage}); check ${KEY_SETTINGS}`,
+            },
+          }
+        : accessFailure(error, settings, projectId, own));
+    if (access) return access;
+    throw error;
+  }
+  if (projectId === undefined || projectId === keyProject) return { projectId: projectId ?? keyProject };
+  try {
+    // The API answered: what the list answers is about the project, never the URL.
     await session.api.listVpcs(projectId);
     return { projectId };
   } catch (error) {
-    const access = notTheApi(error, settings) ?? accessFailure(error, settings, projectId, own);
+    const access = accessFailure(error, settings, projectId, own);
     if (access) return access;
     throw error;
   }

@@ -136,6 +136,11 @@ describe("an API URL that does not answer as the API fails check, naming mdb:api
     },
     "/other/auth/info": { status: 200, type: "application/json", body: '{"status":"ok","version":"2.4.1"}' },
     "/other404/auth/info": { status: 404, type: "application/json", body: '{"error":"no such route"}' },
+    "/forbidden/auth/info": {
+      status: 403,
+      type: "application/json",
+      body: '{"code":"FORBIDDEN","message":"key disabled"}',
+    },
     "/moved/auth/info": {
       status: 301,
       type: "text/plain",
@@ -190,6 +195,15 @@ describe("an API URL that does not answer as the API fails check, naming mdb:api
     const failures = await withEnv({ MDB_API_URL: `${origin}${path}` }, () => failuresOf(service));
     expect(failures).toEqual([expect.stringMatching(NAMED)]);
     expect(failures[0]).toContain(`(GET ${origin}${path}/auth/info: ${answer})`);
+  });
+
+  it("a 403 on GET /auth/info is the key's problem, naming both halves of the key", async () => {
+    const failures = await withEnv({ MDB_API_URL: `${origin}/forbidden`, MDB_PROJECT_ID: "proj-x" }, () =>
+      failuresOf(service),
+    );
+    expect(failures).toEqual([
+      ": the API refused the key (HTTP 403 FORBIDDEN: key disabled); check mdb:publicKey / MDB_PUBLIC_KEY and mdb:secretKey / MDB_SECRET_KEY",
+    ]);
   });
 
   it("with a projectId input too: the URL is what is wrong, not the project", async () => {
