@@ -5,7 +5,7 @@
  * to the moment the backup stopped. Forks, standbys and the base backups of point-in-time forks
  * are all such copies.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { SqlClient } from "./engine";
 import { copyLiveDataDir, copyTree, copyWal } from "./files";
@@ -15,12 +15,12 @@ export async function liveBackup(admin: SqlClient, dataDir: string, toDataDir: s
   await admin.query("SELECT pg_backup_start('mdb-emulator', true)");
   let stopped = false;
   try {
-    copyLiveDataDir(dataDir, toDataDir);
+    await copyLiveDataDir(dataDir, toDataDir);
     const { rows } = await admin.query("SELECT labelfile, spcmapfile FROM pg_backup_stop(false)");
     stopped = true;
     writeFileSync(path.join(toDataDir, "backup_label"), String(rows[0].labelfile));
     if (rows[0].spcmapfile) writeFileSync(path.join(toDataDir, "tablespace_map"), String(rows[0].spcmapfile));
-    copyWal(dataDir, toDataDir);
+    await copyWal(dataDir, toDataDir);
   } finally {
     if (!stopped) await admin.query("SELECT pg_backup_stop(false)").catch(() => undefined);
   }
@@ -40,36 +40,26 @@ export async function archiveUpToNow(admin: SqlClient, archiveDir: string): Prom
   }
 }
 
-/** When a base backup was taken, epoch ms (written beside it). */
-export function baseBackupTime(baseDir: string): number | undefined {
-  try {
-    return (JSON.parse(readFileSync(path.join(baseDir, "..", "base.json"), "utf8")) as { takenMs: number })
-      .takenMs;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Prepares `toDataDir` for a point-in-time recovery: a copy of the base backup `baseDir` that
  * replays the source's archived WAL up to `targetMs`, then is promoted. A target before the base
  * backup (the first moments of the service, when it held nothing yet) recovers to the base itself.
  */
-export function preparePointInTime(
+export async function preparePointInTime(
   baseDir: string,
   archiveDir: string,
   toDataDir: string,
   targetMs: number,
   takenMs: number,
-): void {
-  copyTree(baseDir, toDataDir);
+): Promise<void> {
+  await copyTree(baseDir, toDataDir);
   if (targetMs < takenMs) return;
   writeFileSync(path.join(toDataDir, "recovery.signal"), "");
   writeFileSync(
     path.join(toDataDir, "mdb-recovery.conf"),
     [
       `restore_command = 'cp "${archiveDir}/%f" "%p"'`,
-      `recovery_target_time = '${new Date(targetMs).toISOString()}'`,
+      `recovery_target_time = '${new Date(targetMs).toISOString().replace("T", " ").replace("Z", "+00")}'`,
       "recovery_target_action = 'promote'",
       "",
     ].join("\n"),

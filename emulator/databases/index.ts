@@ -8,7 +8,7 @@ import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, statSync } fr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabasesUnavailable, loadEngine } from "./engine";
-import { removeTree } from "./files";
+import { removeTreeAsync } from "./files";
 import { DatabaseManager } from "./manager";
 import { PortPool } from "./ports";
 import { livePostmasters } from "./server-process";
@@ -70,7 +70,7 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
     close: async () => {
       await manager.close();
       process.off("exit", killAll);
-      if (temporary) removeTree(root);
+      if (temporary) await removeTreeAsync(root);
     },
   };
 }

@@ -6,12 +6,12 @@
  * while a task runs, the record's next lifecycle step waits (`holds`), and a failed task is
  * reported through `failure`.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { EndpointData, ReplicaSetData, ServiceData } from "../store";
-import { archiveUpToNow, baseBackupTime, liveBackup, preparePointInTime } from "./backup";
+import { archiveUpToNow, liveBackup, preparePointInTime } from "./backup";
 import { runProgram, type Engine, type SqlClient } from "./engine";
-import { chownTree, copyTree, removeTree } from "./files";
+import { chownTree, copyTree, removeTreeAsync } from "./files";
 import type { DatabaseHooks, ForkSource } from "./hooks";
 import { Pooler } from "./pooler";
 import { PortPool } from "./ports";
@@ -52,6 +52,8 @@ export interface ManagerParts {
 export class DatabaseManager implements DatabaseHooks {
   private readonly dbs = new Map<string, Db>();
   private readonly quick = new Set<Promise<unknown>>();
+  /** Files of deleted servers being removed (close waits for them). */
+  private readonly removals = new Set<Promise<void>>();
 
   constructor(private readonly parts: ManagerParts) {}
 
@@ -71,7 +73,7 @@ export class DatabaseManager implements DatabaseHooks {
     // so writes made after the answer never reach the fork.
     const copied: Promise<boolean> =
       !fork || !source
-        ? Promise.resolve().then(() => (copyTree(this.parts.template.dataDir, dataDir), false))
+        ? copyTree(this.parts.template.dataDir, dataDir).then(() => false)
         : this.exclusive(source, () =>
             fork.strategy === "PITR"
               ? this.prepareRecovery(source, dataDir, fork.targetMs!)
@@ -87,7 +89,11 @@ export class DatabaseManager implements DatabaseHooks {
       await db.server.start(false);
       if (recovering) writeFileSync(path.join(dataDir, "mdb-recovery.conf"), "");
       await this.withAdmin(db, (admin) => setPassword(admin, password));
-      await this.takeBaseBackup(db);
+      if (!fork) return writeBase(db, { takenMs: Date.now(), dir: this.parts.template.dataDir });
+      // A fork's own base backup, for point-in-time forks of the fork; READY does not wait for it.
+      void this.exclusive(db, () => this.takeBaseBackup(db)).catch((error: unknown) =>
+        this.parts.log(`database ${db.id}: base backup: ${String(error)}`),
+      );
     });
   }
 
@@ -253,6 +259,7 @@ export class DatabaseManager implements DatabaseHooks {
       );
     }
     this.parts.ports.close();
+    await Promise.allSettled([...this.removals]);
   }
 
   /** The data directory of a record's server (for tests and the demo). */
@@ -340,7 +347,11 @@ export class DatabaseManager implements DatabaseHooks {
     this.enqueue(db, "delete", async () => {
       await db.pooler?.close();
       await db.server.stop();
-      removeTree(db.dir);
+      // Renamed away at once, removed behind: a slow disk never holds the delete nor the API.
+      const trash = path.join(this.parts.root, `.deleted-${db.id}-${Date.now()}`);
+      renameSync(db.dir, trash);
+      const removal = removeTreeAsync(trash).finally(() => this.removals.delete(removal));
+      this.removals.add(removal);
       this.dbs.delete(db.id);
     });
   }
@@ -378,22 +389,40 @@ export class DatabaseManager implements DatabaseHooks {
   /** The base backup point-in-time forks of this service start from, with the time it was taken. */
   private async takeBaseBackup(db: Db): Promise<void> {
     const next = path.join(db.dir, "base-next");
-    removeTree(next);
+    await removeTreeAsync(next);
     await this.withAdmin(db, (admin) => liveBackup(admin, this.dataDir(db), next));
-    removeTree(path.join(db.dir, "base"));
+    await removeTreeAsync(path.join(db.dir, "base"));
     renameSync(next, path.join(db.dir, "base"));
-    writeFileSync(path.join(db.dir, "base.json"), JSON.stringify({ takenMs: Date.now() }));
+    writeBase(db, { takenMs: Date.now(), dir: path.join(db.dir, "base") });
   }
 
   /** A point-in-time copy of `source` at `targetMs` in `dataDir`; true when it must replay WAL. */
   private async prepareRecovery(source: Db, dataDir: string, targetMs: number): Promise<boolean> {
-    const baseDir = path.join(source.dir, "base");
-    const takenMs = baseBackupTime(baseDir);
-    if (takenMs === undefined) throw new Error(`service ${source.id} has no base backup to recover from`);
+    const base = readBase(source);
+    if (!base) throw new Error(`service ${source.id} has no base backup to recover from yet`);
+    const { takenMs, dir: baseDir } = base;
     const archiveDir = path.join(source.dir, "wal-archive");
     if (targetMs >= takenMs) await this.withAdmin(source, (admin) => archiveUpToNow(admin, archiveDir));
-    preparePointInTime(baseDir, archiveDir, dataDir, targetMs, takenMs);
+    await preparePointInTime(baseDir, archiveDir, dataDir, targetMs, takenMs);
     return targetMs >= takenMs;
+  }
+}
+
+/** The base backup point-in-time forks start from: the template for a created service. */
+interface Base {
+  takenMs: number;
+  dir: string;
+}
+
+function writeBase(db: Db, base: Base): void {
+  writeFileSync(path.join(db.dir, "base.json"), JSON.stringify(base));
+}
+
+function readBase(db: Db): Base | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(db.dir, "base.json"), "utf8")) as Base;
+  } catch {
+    return undefined;
   }
 }
 

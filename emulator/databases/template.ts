@@ -30,7 +30,7 @@ export const SERVICE_USER = "tsdbadmin";
 export const SUPERUSER = "postgres";
 
 /** Bump when the template's contents change, so caches are remade. */
-const TEMPLATE_REVISION = 2;
+const TEMPLATE_REVISION = 3;
 
 /**
  * The server settings of every service: PostgreSQL 18's defaults, smaller where they cost memory
@@ -100,12 +100,6 @@ export async function ensureTemplate(engine: Engine, cacheRoot = defaultCacheRoo
       "--no-sync",
       "--wal-segsize=1",
     ]);
-    await runProgram(
-      engine,
-      "postgres",
-      ["--single", "-D", dataDir, SUPERUSER],
-      `CREATE ROLE ${SERVICE_USER} LOGIN CREATEDB CREATEROLE;\nCREATE DATABASE ${SERVICE_DATABASE} OWNER ${SERVICE_USER};\n`,
-    );
     appendFileSync(path.join(dataDir, "postgresql.conf"), SETTINGS);
     writeFileSync(path.join(dataDir, "pg_hba.conf"), HBA);
     writeFileSync(path.join(dataDir, "mdb-recovery.conf"), "");
@@ -113,13 +107,21 @@ export async function ensureTemplate(engine: Engine, cacheRoot = defaultCacheRoo
     writeFileSync(path.join(dataDir, "server.crt"), tls.cert);
     writeFileSync(path.join(dataDir, "server.key"), tls.key, { mode: 0o600 });
     chmodSync(path.join(dataDir, "server.key"), 0o600);
+    chownTree(build, engine.runAs);
+    // After the settings: its shutdown checkpoint records them, and recoveries compare with it.
+    await runProgram(
+      engine,
+      "postgres",
+      ["--single", "-D", dataDir, SUPERUSER],
+      `CREATE ROLE ${SERVICE_USER} LOGIN CREATEDB CREATEROLE;\nCREATE DATABASE ${SERVICE_DATABASE} OWNER ${SERVICE_USER};\n`,
+    );
     removeTree(path.join(build, "pw"));
     writeFileSync(path.join(build, "superuser-password"), password, { mode: 0o600 });
 
     // Into the cache: a copy beside it, then one rename, so a half-made template is never seen.
     mkdirSync(cacheRoot, { recursive: true });
     const partial = `${dir}.partial-${process.pid}-${randomBytes(4).toString("hex")}`;
-    copyTree(build, partial);
+    await copyTree(build, partial);
     try {
       renameSync(partial, dir);
     } catch {
