@@ -58,7 +58,7 @@ export class ServerProcess {
         reject(new Error(`the server did not accept connections within ${START_TIMEOUT_MS / 1000} s`));
       }, START_TIMEOUT_MS);
       child.stderr!.on("data", (chunk: Buffer) => {
-        log.write(chunk);
+        if (!log.writableEnded) log.write(chunk);
         seen = (seen + chunk.toString()).slice(-4000);
         if (ready.test(seen)) {
           clearTimeout(timer);
@@ -70,7 +70,7 @@ export class ServerProcess {
         clearTimeout(timer);
         livePostmasters.delete(child);
         if (this.child === child) this.child = undefined;
-        log.end();
+        child.stderr!.once("end", () => log.end());
         const last = seen.trim().split("\n").slice(-3).join(" / ");
         reject(
           new Error(

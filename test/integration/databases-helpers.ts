@@ -7,13 +7,26 @@ import net from "node:net";
 import { Client } from "pg";
 import type { Emulator } from "../../emulator";
 
+/** A record of the API as a test reads it: the fields it looks at. */
+export interface Answered {
+  status: string;
+  service_id: string;
+  initial_password: string;
+  endpoint: { host: string; port: number };
+  connection_pooler: { endpoint: { host: string; port: number } };
+  error_message?: string;
+}
+
+/** The body of an answer: one record, or a list of them. */
+export type AnswerBody = Answered & Answered[];
+
 /** A JSON call of the emulator's API. */
 export async function call(
   emulator: Pick<Emulator, "url" | "credentials">,
   method: string,
   path: string,
   body?: unknown,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: AnswerBody }> {
   const { publicKey, secretKey } = emulator.credentials;
   const response = await fetch(`${emulator.url}/projects/${emulator.credentials.projectId}${path}`, {
     method,

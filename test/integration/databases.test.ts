@@ -7,7 +7,16 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startEmulator, type Emulator } from "../../emulator";
-import { call, connect, connectError, portOpen, postgresUnder, rows, until } from "./databases-helpers";
+import {
+  call,
+  type Answered,
+  connect,
+  connectError,
+  portOpen,
+  postgresUnder,
+  rows,
+  until,
+} from "./databases-helpers";
 
 jest.setTimeout(120_000);
 
@@ -25,7 +34,7 @@ afterAll(async () => {
   if (!process.env.KEEP_DATABASES) rmSync(dir, { recursive: true, force: true });
 });
 
-async function ready(id: string): Promise<any> {
+async function ready(id: string): Promise<Answered> {
   return (
     await until(
       () => call(emulator, "GET", `/services/${id}`),
