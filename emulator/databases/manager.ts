@@ -125,8 +125,9 @@ export class DatabaseManager implements DatabaseHooks {
   serviceDeleted(service: ServiceData): void {
     const db = this.dbs.get(service.service_id);
     if (!db) return;
-    for (const replicaId of db.replicaIds) this.remove(this.dbs.get(replicaId));
-    this.remove(db);
+    // The service is gone only once its standbys are too.
+    const standbys = [...db.replicaIds].map((id) => this.remove(this.dbs.get(id)));
+    this.remove(db, standbys);
   }
 
   passwordChanged(service: ServiceData, password: string): void {
@@ -342,9 +343,10 @@ export class DatabaseManager implements DatabaseHooks {
     });
   }
 
-  private remove(db: Db | undefined): void {
-    if (!db) return;
-    this.enqueue(db, "delete", async () => {
+  private remove(db: Db | undefined, after: Promise<void>[] = []): Promise<void> {
+    if (!db) return Promise.resolve();
+    return this.enqueue(db, "delete", async () => {
+      await Promise.all(after);
       await db.pooler?.close();
       await db.server.stop();
       // Renamed away at once, removed behind: a slow disk never holds the delete nor the API.

@@ -186,16 +186,29 @@ test("stop refuses connections, start serves the same data, a resize keeps it", 
   await resized.end();
 });
 
-test("delete stops the server and removes its files", async () => {
+test("delete stops the server and its standby, and removes their files", async () => {
   const service = await createService("doomed");
   const files = emulator.databases!.manager.dataDirOf(service.id)!;
   expect(existsSync(files)).toBe(true);
+  const standby = (
+    await call(emulator, "POST", `/services/${service.id}/replicaSets`, {
+      name: "r",
+      nodes: 1,
+      cpu_millis: 500,
+      memory_gbs: 2,
+    })
+  ).body;
+  await until(
+    () => call(emulator, "GET", `/services/${service.id}/replicaSets`),
+    (r) => r.body[0].status === "active",
+  );
   expect((await call(emulator, "DELETE", `/services/${service.id}`)).status).toBe(202);
   await until(
     () => call(emulator, "GET", `/services/${service.id}`),
     (r) => r.status === 404,
   );
   expect(await portOpen(service.endpoint.port)).toBe(false);
+  expect(await portOpen(standby.endpoint.port)).toBe(false);
   expect(existsSync(path.dirname(files))).toBe(false);
 });
 
