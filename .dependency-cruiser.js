@@ -29,6 +29,24 @@ module.exports = {
       to: { path: "^provider/" },
     },
     {
+      name: "databases-behind-their-hooks",
+      severity: "error",
+      comment:
+        "The emulator's control plane knows the real servers (emulator/databases/) through " +
+        "databases/hooks.ts alone; only server.ts starts the room.",
+      from: { path: "^emulator/", pathNot: ["^emulator/databases/", "^emulator/server\\.ts$"] },
+      to: { path: "^emulator/databases/", pathNot: ["^emulator/databases/hooks\\.ts$"] },
+    },
+    {
+      name: "databases-not-control-plane",
+      severity: "error",
+      comment:
+        "emulator/databases/ acts on the records it is handed (store types); it never calls the " +
+        "model, the lifecycle or the routes.",
+      from: { path: "^emulator/databases/" },
+      to: { path: "^emulator/", pathNot: ["^emulator/databases/", "^emulator/store\\.ts$"] },
+    },
+    {
       name: "provider-not-emulator",
       severity: "error",
       comment: "The provider stands on api/ only; it never imports the emulator.",

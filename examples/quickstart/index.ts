@@ -49,3 +49,6 @@ export const vpcEndpoint = db.vpcEndpoint;
 export const replicaEndpoint = reads.endpoint;
 export const peeringStatus = peering.status;
 export const initialPassword = pulumi.secret(db.initialPassword);
+// `psql "$(pulumi stack output connectionUri --show-secrets)"`: against `mdb-emulator --databases`
+// (as `npm run demo` runs it), a real PostgreSQL server answers.
+export const connectionUri = db.connectionUri;

@@ -16,9 +16,10 @@ const os = require("os");
 const path = require("path");
 const { parseOptions } = require("./options");
 const { Program, VARIANTS, runsOp } = require("./program");
-const { LEGEND, renderReport } = require("./report");
+const { LEGEND, renderDatabases, renderReport } = require("./report");
 const { countCalls, settleWaits } = require("./settle");
 const { Emulator, ensurePulumi, installPackage, packageShapes } = require("./setup");
+const { measureDatabases } = require("./databases");
 
 const root = path.resolve(__dirname, "../..");
 
@@ -159,6 +160,12 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-bench-"));
   let emulator;
   try {
+    if (options.databasesOnly) {
+      execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "inherit" });
+      const report = renderDatabases(await measureDatabases(options.databases || 1, log));
+      process.stdout.write(`\n${report}\n`);
+      return;
+    }
     log("getting the Pulumi CLI (scripts/ensure-pulumi)");
     const bin = ensurePulumi();
     log("building if needed, packing and installing the package");
@@ -173,7 +180,9 @@ async function main() {
         programs[size][variant] = new Program(variant, size, options.lang, context);
     }
     const results = await measure(options, programs, emulator);
-    const report = renderReport(results, meta(options, bin));
+    const databases = options.databases ? await measureDatabases(options.databases, log) : undefined;
+    const report =
+      renderReport(results, meta(options, bin)) + (databases ? `\n\n${renderDatabases(databases)}` : "");
     process.stdout.write(`\n${report}`);
     if (options.out) {
       const out = path.resolve(root, options.out);

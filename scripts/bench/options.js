@@ -19,6 +19,10 @@ says otherwise).
   --lang ts|js          TypeScript program (as the examples) or plain JS default ts
   --out FILE            where to write the table ("-" for nowhere)      default docs/bench.md
   --keep                keep the temporary work folder
+  --databases N         services measured on \`mdb-emulator --databases\`
+                        (create to accepting connections, idle memory);
+                        0 skips them                                    default 4
+  --databases-only      only the --databases measurement
   --ci                  small and quick: --sizes 4 --reps 1 --transition-ms 300 --out -, no
                         warm-up; exits non-zero when any command or check fails (a no-op
                         preview that shows changes, a destroy that leaves records), never
@@ -41,6 +45,8 @@ function parseOptions(argv) {
         lang: { type: "string" },
         out: { type: "string" },
         keep: { type: "boolean", default: false },
+        databases: { type: "string" },
+        "databases-only": { type: "boolean", default: false },
         ci: { type: "boolean", default: false },
         help: { type: "boolean", default: false },
       },
@@ -72,6 +78,8 @@ function parseOptions(argv) {
     lang,
     out: out === "-" ? undefined : out,
     keep: parsed.keep,
+    databases: integer("--databases", parsed.databases ?? (ci ? "1" : "4"), 0),
+    databasesOnly: parsed["databases-only"],
     ci,
   };
 }

@@ -52,7 +52,7 @@ export class EmulatorProcess {
    */
   static async start(
     transitionMs = 40,
-    options: { stateFile?: string; port?: number } = {},
+    options: { stateFile?: string; port?: number; databases?: boolean } = {},
   ): Promise<EmulatorProcess> {
     const child = spawn(
       process.execPath,
@@ -69,6 +69,7 @@ export class EmulatorProcess {
         "--project-id",
         E2E_KEYS.projectId,
         ...(options.stateFile ? ["--state-file", options.stateFile] : []),
+        ...(options.databases ? ["--databases"] : []),
       ],
       { stdio: ["ignore", "pipe", "ignore"] },
     );
@@ -160,12 +161,17 @@ export class EmulatorProcess {
     };
   }
 
-  /** Stops the process. */
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once("exit", resolve));
-    this.child.kill("SIGTERM");
-    await exited;
+  /** The emulator's process id. */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  /** Stops the process with `signal` (SIGTERM by default); resolves with its exit code. */
+  async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
+    if (this.child.exitCode !== null) return this.child.exitCode;
+    const exited = new Promise<number | null>((resolve) => this.child.once("exit", (code) => resolve(code)));
+    this.child.kill(signal);
+    return exited;
   }
 }
 
