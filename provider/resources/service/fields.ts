@@ -14,6 +14,7 @@ import {
   type Service as ServiceRecord,
   isSharedSpec,
 } from "../../client/schemas";
+import { isPausedRecord, vpcEndpointOf, vpcIdOf } from "../../client/readings";
 import type { PgEnv } from "../../kit/connection";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
 import { type EndpointOutput, endpointOf } from "../../kit/outputs";
@@ -176,13 +177,13 @@ export const SERVICE_FIELDS = {
   vpcId: input(
     nonEmpty.optional(),
     { update: ["detachFromVpc", "attachToVpc"] },
-    { read: (r) => r.vpcEndpoint?.vpc_id ?? undefined, created: () => undefined },
+    { read: vpcIdOf, created: () => undefined },
   ),
   /** Whether the service is paused. Default false. Change: in place (stopService / startService). */
   paused: input(
     flagField(false),
     { update: ["stopService", "startService"] },
-    { read: (r) => r.paused ?? r.status === "PAUSED", created: () => false },
+    { read: isPausedRecord, created: () => false },
   ),
   /** Create the service as a fork of another. Change: replace. */
   forkFrom: input(
@@ -242,10 +243,10 @@ export const SERVICE_FIELDS = {
   }),
   /** VPC endpoint, while attached. */
   vpcEndpoint: output<{ host?: string; port?: number; vpcId?: string } | undefined>({
-    read: (r) =>
-      r.vpcEndpoint
-        ? { host: r.vpcEndpoint.host, port: r.vpcEndpoint.port, vpcId: r.vpcEndpoint.vpc_id }
-        : undefined,
+    read: (r) => {
+      const vpc = vpcEndpointOf(r);
+      return vpc ? { host: vpc.host, port: vpc.port, vpcId: vpc.vpc_id } : undefined;
+    },
   }),
   /** Compute allocated. */
   resources: output<ResourceOutput[]>({

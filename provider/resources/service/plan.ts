@@ -3,6 +3,7 @@
  * desired inputs, as steps named by the operations they call (the kit makes them and waits
  * after each asynchronous one, `kit/steps.ts`).
  */
+import { vpcIdOf } from "../../client/readings";
 import { SHARED, type Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/steps";
@@ -73,7 +74,7 @@ export function planService(have: ServiceOutputs, want: ServiceInputs): Step<Ser
       body: { vpcId },
       detail: vpcId,
       effect: "restart",
-      settle: { until: (r) => !r.vpcEndpoint },
+      settle: { until: (r) => vpcIdOf(r) === undefined },
     });
   }
   if (resize) {
@@ -117,7 +118,7 @@ export function planService(have: ServiceOutputs, want: ServiceInputs): Step<Ser
       body: { vpcId },
       detail: vpcId,
       effect: "restart",
-      settle: { until: (r) => r.vpcEndpoint?.vpc_id === vpcId },
+      settle: { until: (r) => vpcIdOf(r) === vpcId },
     });
   }
   if (want.connectionPooler !== have.connectionPooler)

@@ -3,6 +3,7 @@
  * service is created (or forked) once, waited for until READY, then given what the create
  * call cannot carry (HA sync replicas, VPC, pooler, password, pause) by its update plan.
  */
+import { isPausedRecord } from "../../client/readings";
 import { ADDONS_OF_TYPE, type Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import type { PlannedCall } from "../../kit/preview";
@@ -94,7 +95,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
   settle: (ctx, record) =>
     record.status === "READY" || record.status === "PAUSED"
       ? Promise.resolve(record)
-      : waitForService(ctx, record.paused ? "PAUSED" : "READY"),
+      : waitForService(ctx, isPausedRecord(record) ? "PAUSED" : "READY"),
   waitFor: (ctx, target, until) => waitForService(ctx, target === "PAUSED" ? "PAUSED" : "READY", until),
   plan: planService,
   verify: verifyServiceVpc,
