@@ -16,10 +16,10 @@ import {
 import { describeIssues } from "../../api/requests";
 import { MdbRequestError } from "./errors";
 import { HttpClient, type HttpClientOptions } from "./http";
-import type { CallArgs, OperationMethods } from "./signatures";
-import { missingFields, onTheWire, wireRuleOf } from "./wire";
+import type { AnswerOf, CallArgs, OperationMethods } from "./signatures";
+import { isRecord, missingFields, onTheWire, wireRuleOf } from "./wire";
 
-export type { BodyOf, CallArgs, CamelBody, OperationMethods } from "./signatures";
+export type { AnswerOf, BodyOf, CallArgs, CamelBody, OperationMethods } from "./signatures";
 
 /** Top-level camelCase keys to the wire's snake_case; nested values (analytics properties) untouched. */
 function snakeKeys(body: object): Record<string, unknown> {
@@ -42,8 +42,18 @@ class ApiClient {
    * client's wire rules require, rejects with {@link MdbRequestError} naming each field, before
    * any request), and sent with its sizes as strings of digits (`wire.ts`); the row's secret fields are
    * removed from any error text; errors name the last path parameter other than the project.
+   * Where the rule names a read-back and the answer is not the record, the record is read.
    */
-  call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
+  async call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<AnswerOf<Id>> {
+    const answer = await this.send(id, ...args);
+    const readBack = wireRuleOf(id).readBack;
+    if (readBack === undefined || isRecord(answer)) return answer as AnswerOf<Id>;
+    const values = args.slice(0, OPERATIONS[id].params.length) as string[];
+    return (await this.send(readBack, ...(values as CallArgs<typeof readBack>))) as AnswerOf<Id>;
+  }
+
+  /** Sends operation `id` once (with the client's retries): its answer as the API gave it. */
+  private send<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
     const op = OPERATIONS[id];
     const values = args.slice(0, op.params.length) as string[];
     const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});

@@ -36,5 +36,12 @@ export type CallArgs<Id extends OperationId> =
       ? [...PathArgs<Id>, body?: BodyOf<Id>]
       : [...PathArgs<Id>, body: BodyOf<Id>];
 
+/** What the method of `Id` resolves to: the answer, or the record its wire rule reads back. */
+export type AnswerOf<Id extends OperationId> = Id extends keyof WireRules
+  ? WireRules[Id] extends { readBack: infer B extends OperationId }
+    ? ResponseOf<B>
+    : ResponseOf<Id>
+  : ResponseOf<Id>;
+
 /** One method per operation, named by its id: `api.getService(projectId, serviceId)`. */
-export type OperationMethods = { [Id in OperationId]: (...args: CallArgs<Id>) => Promise<ResponseOf<Id>> };
+export type OperationMethods = { [Id in OperationId]: (...args: CallArgs<Id>) => Promise<AnswerOf<Id>> };

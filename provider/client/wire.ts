@@ -13,6 +13,11 @@ export interface WireRule {
   readonly required?: readonly string[];
   /** Body fields (snake_case) sent as strings of digits (`"1000"`); `"shared"` stays as it is. */
   readonly digits?: readonly string[];
+  /**
+   * The operation that reads the record when the answer is not the record (an answer without
+   * `id`, e.g. `{message}`), called with the same path parameters: the method always returns it.
+   */
+  readonly readBack?: OperationId;
 }
 
 const SIZES = ["cpu_millis", "memory_gbs"] as const;
@@ -24,6 +29,8 @@ export const WIRE_RULES = {
   resizeService: { digits: SIZES, required: SIZES },
   resizeReplicaSet: { digits: SIZES, required: SIZES },
   createVpc: { required: ["region_code"] },
+  // The current API answers `{message}` where the spec-era one answered the VPC.
+  renameVpc: { readBack: "getVpc" },
 } as const satisfies Partial<Record<OperationId, WireRule>>;
 
 /** Operations whose body has fields the client requires. */
@@ -37,6 +44,11 @@ export function wireRuleOf(id: OperationId): WireRule {
 /** The required fields of `rule` that `body` lacks (undefined or null counts as missing). */
 export function missingFields(rule: WireRule, body: Record<string, unknown>): string[] {
   return (rule.required ?? []).filter((field) => body[field] === undefined || body[field] === null);
+}
+
+/** True when `answer` is a record (it has an `id`), not a message about one. */
+export function isRecord(answer: unknown): boolean {
+  return typeof answer === "object" && answer !== null && "id" in answer;
 }
 
 /** `body` (already validated) with the rule's size fields as strings of digits. */

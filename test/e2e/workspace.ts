@@ -47,9 +47,13 @@ export class EmulatorProcess {
 
   /**
    * Starts `node dist/emulator/cli.js` on a free port and waits for its listening line.
-   * `stateFile` keeps the emulator's records in that JSON file (`--state-file`).
+   * `stateFile` keeps the emulator's records in that JSON file (`--state-file`); `dialect` is the
+   * words it speaks (`--dialect`, default seed).
    */
-  static async start(transitionMs = 40, options: { stateFile?: string } = {}): Promise<EmulatorProcess> {
+  static async start(
+    transitionMs = 40,
+    options: { stateFile?: string; dialect?: "seed" | "vendor" } = {},
+  ): Promise<EmulatorProcess> {
     const child = spawn(
       process.execPath,
       [
@@ -65,6 +69,7 @@ export class EmulatorProcess {
         "--project-id",
         E2E_KEYS.projectId,
         ...(options.stateFile ? ["--state-file", options.stateFile] : []),
+        ...(options.dialect ? ["--dialect", options.dialect] : []),
       ],
       { stdio: ["ignore", "pipe", "ignore"] },
     );

@@ -59,6 +59,20 @@ describe("client wire rules", () => {
     expect(sent).toEqual([]);
   });
 
+  it("renameVpc answered with {message} reads the VPC back; answered with the VPC, does not", async () => {
+    const vpc = { id: "42", name: "renamed", cidr: "10.0.0.0/16", region_code: "us-east-1" };
+    const { api, sent } = recordingApi();
+    api.http.request = (async (spec: { operation: string; body?: unknown }) => {
+      sent.push({ operation: spec.operation, body: spec.body });
+      return spec.operation === "renameVpc" ? { message: "VPC renamed" } : vpc;
+    }) as HttpClient["request"];
+    await expect(api.renameVpc("p", "42", { name: "renamed" })).resolves.toEqual(vpc);
+    expect(sent.map((s) => s.operation)).toEqual(["renameVpc", "getVpc"]);
+    const direct = recordingApi(vpc);
+    await expect(direct.api.renameVpc("p", "42", { name: "renamed" })).resolves.toEqual(vpc);
+    expect(direct.sent.map((s) => s.operation)).toEqual(["renameVpc"]);
+  });
+
   it("requires both sizes, the fork strategy and the VPC region in the method types", () => {
     const { api } = recordingApi();
     // Each line is a compile error if the type lets the field out (tsc checks this file).
