@@ -4,6 +4,7 @@
  * and starts it.
  */
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { DEFAULT_DIALECT, type Dialect } from "../api/dialects";
 import { adminRoutes } from "./admin";
 import { registerAuth, type Credentials } from "./auth";
 import {
@@ -49,6 +50,11 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Bounds of the HTTP server against misbehaving clients; each left out is its default. */
   limits?: Partial<ServerLimits>;
+  /**
+   * The dialect spoken (docs/api.md#dialects): `seed` (default), the seed's words, or `vendor`,
+   * the vendor's current document's.
+   */
+  dialect?: Dialect;
 }
 
 /** A running emulator. */
@@ -163,7 +169,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults(options.faults);
   const requestLog = new RequestLog();
   const app = buildServer(
-    { model, credentials, startedAt: new Date().toISOString(), faults, requestLog },
+    {
+      model,
+      credentials,
+      startedAt: new Date().toISOString(),
+      faults,
+      requestLog,
+      dialect: options.dialect ?? DEFAULT_DIALECT,
+    },
     options,
   );
 

@@ -1,4 +1,5 @@
 /** What the API routes receive. */
+import type { Dialect } from "../../api/dialects";
 import type { Credentials } from "../auth";
 import type { Model } from "../model";
 
@@ -10,4 +11,6 @@ export interface RouteContext {
   credentials: Credentials;
   /** When the emulator started, ISO 8601 (the key's creation time in auth info). */
   startedAt: string;
+  /** The dialect spoken (docs/api.md#dialects): which operations are served, and in which words. */
+  dialect: Dialect;
 }

@@ -25,6 +25,13 @@ export const EXAMPLE_BODIES: { readonly [Id in OperationId]?: (ids: Ids) => Requ
   createVpc: () => ({ name: "v", cidr: "10.0.0.0/16", region_code: "us-east-1" }),
   renameVpc: () => ({ name: "renamed" }),
   createPeering: () => ({ peer_account_id: "acct", peer_region_code: "us-east-1", peer_vpc_id: "vpc-peer" }),
+  renameService: () => ({ name: "renamed-db" }),
+  getServiceMetricSeries: () => ({
+    name: "timescale_cloud_system_cpu_usage_millicores",
+    from: new Date(Date.now() - 3600_000).toISOString(),
+    to: new Date().toISOString(),
+  }),
+  logout: () => ({}),
 };
 
 /** The body of an example call of `id` about the records `ids`; undefined when it takes none. */
