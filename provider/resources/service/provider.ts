@@ -4,7 +4,13 @@
  * call cannot carry (HA sync replicas, VPC, pooler, password, pause) by its update plan.
  */
 import { isPausedRecord } from "../../client/readings";
-import { ADDONS_OF_TYPE, type Service as ServiceRecord } from "../../client/schemas";
+import {
+  ADDONS_OF_TYPE,
+  type Service as ServiceRecord,
+  type ServiceType,
+  canonicalServiceType,
+  sameServiceType,
+} from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import type { PlannedCall } from "../../kit/preview";
 import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
@@ -19,7 +25,7 @@ async function checkForkSource({ api, ref }: OpContext<"serviceId">, want: Servi
   if (!want.forkFrom) return;
   const source = await api.getService(want.forkFrom.projectId ?? ref.projectId, want.forkFrom.serviceId);
   const problems: string[] = [];
-  if (source.service_type !== want.serviceType)
+  if (!sameServiceType(source.service_type, want.serviceType))
     problems.push(`serviceType is ${want.serviceType} but the source is ${source.service_type}`);
   if (source.region_code !== want.regionCode)
     problems.push(`regionCode is ${want.regionCode} but the source is in ${source.region_code}`);
@@ -43,7 +49,7 @@ function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): 
   }
   return api.createService(ref.projectId, {
     name: want.name,
-    addons: ADDONS_OF_TYPE[want.serviceType],
+    addons: ADDONS_OF_TYPE[canonicalServiceType(want.serviceType) as ServiceType],
     regionCode: want.regionCode,
     cpuMillis: want.cpuMillis,
     memoryGbs: want.memoryGbs,
@@ -106,7 +112,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
     same: (record, want) =>
       record.name === want.name &&
       record.region_code === want.regionCode &&
-      record.service_type === want.serviceType &&
+      sameServiceType(record.service_type, want.serviceType) &&
       (record.forked_from?.service_id ?? undefined) === want.forkFrom?.serviceId &&
       record.status !== "DELETING" &&
       record.status !== "DELETED",
