@@ -55,6 +55,11 @@ export interface EmulatorOptions {
    * the vendor's current document's.
    */
   dialect?: Dialect;
+  /**
+   * `vendor` dialect only: whether answers carry the current document's deprecated aliases
+   * (`vpcEndpoint`, auth info's `apiKey`, logs' `lastCursor`) beside the current names. Default true.
+   */
+  deprecatedFields?: boolean;
 }
 
 /** A running emulator. */
@@ -73,6 +78,8 @@ export interface Emulator {
   faults: Faults;
   /** The log of received API requests. */
   requestLog: RequestLog;
+  /** The dialect spoken. */
+  dialect: Dialect;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -161,7 +168,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     secretKey: options.secretKey ?? DEFAULT_SECRET_KEY,
     projectId: options.projectId ?? DEFAULT_PROJECT_ID,
   };
+  const dialect = options.dialect ?? DEFAULT_DIALECT;
   const model = new Model({
+    dialect,
     store: new Store({ stateFile: options.stateFile }),
     transitionMs: options.transitionMs ?? DEFAULT_TRANSITION_MS,
     now: options.now,
@@ -175,7 +184,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       startedAt: new Date().toISOString(),
       faults,
       requestLog,
-      dialect: options.dialect ?? DEFAULT_DIALECT,
+      speech: { dialect, deprecatedFields: options.deprecatedFields ?? true },
     },
     options,
   );
@@ -193,6 +202,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     model,
     faults,
     requestLog,
+    dialect,
     close: () => app.close(),
   };
 }
