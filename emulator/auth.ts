@@ -1,11 +1,17 @@
 /**
  * Authentication of the emulator: HTTP Basic with the one accepted key on every route (API and
- * admin), and the key's project as the only project it reaches. The secret and the Authorization
+ * admin) but the OpenAPI document's, and the key's project as the only project it reaches. The secret and the Authorization
  * header are never logged.
  */
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { DEFAULT_PROJECT_ID, DEFAULT_PUBLIC_KEY, DEFAULT_SECRET_KEY } from "./defaults";
+import {
+  API_PREFIX,
+  DEFAULT_PROJECT_ID,
+  DEFAULT_PUBLIC_KEY,
+  DEFAULT_SECRET_KEY,
+  OPENAPI_PATH,
+} from "./defaults";
 import { ApiError } from "./errors";
 
 /** The one key the emulator accepts, and the project it belongs to. */
@@ -53,11 +59,12 @@ export function isAuthorized(header: string | undefined, credentials: Credential
 }
 
 /**
- * Checks every request: 401 UNAUTHORIZED with `WWW-Authenticate` without the accepted key, then
+ * Checks every request but that of the OpenAPI document: 401 UNAUTHORIZED with `WWW-Authenticate` without the accepted key, then
  * 403 FORBIDDEN when the path names a project other than the key's.
  */
 export function registerAuth(app: FastifyInstance, credentials: Credentials): void {
   app.addHook("onRequest", async (request) => {
+    if (request.method === "GET" && request.url.split("?")[0] === `${API_PREFIX}${OPENAPI_PATH}`) return;
     if (!isAuthorized(request.headers.authorization, credentials)) {
       throw new ApiError(
         401,

@@ -19,6 +19,11 @@ export const DEFAULT_TRANSITION_MS = 3000;
 
 /** Path prefix of the API, as the spec fixes it: `{base_url}` ends with it. */
 export const API_PREFIX = "/public/api/v1";
+/**
+ * Path, below {@link API_PREFIX}, of the OpenAPI document of the dialect spoken: served without
+ * credentials, as OpenAPI tools fetch documents.
+ */
+export const OPENAPI_PATH = "/openapi.json";
 /** Path prefix of the emulator's own admin routes (never faulted, never in the request log). */
 export const ADMIN_PREFIX = "/_emulator";
 

@@ -13,17 +13,21 @@ import {
   type OperationId,
   type ParsedRequestOf,
 } from "../../api/operations";
+import { openApiDocument } from "../../api/openapi";
+import { API_PREFIX, OPENAPI_PATH } from "../defaults";
 import { checkPathParams, speak, type Speech } from "../dialect";
 import { parseBody, parseQuery } from "../validation";
 import type { RouteContext } from "./context";
 import { handlers, type Handler, type Params } from "./handlers";
 
 /**
- * Registers every operation of the table that the context's dialect serves (a fastify plugin; the
- * API prefix is the caller's). Another operation's path answers 404 naming no route, as a server
+ * Registers every operation of the table that the context's dialect serves, and the dialect's
+ * OpenAPI document at {@link OPENAPI_PATH} (a fastify plugin under {@link API_PREFIX}). Another operation's path answers 404 naming no route, as a server
  * without it would.
  */
 export async function apiRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
+  const document = openApiDocument(context.speech.dialect, API_PREFIX);
+  app.get(OPENAPI_PATH, async () => document);
   const handle = handlers(context);
   for (const id of operationIdsOf(context.speech.dialect))
     route(app, OPERATIONS[id], handle[id], context.speech);

@@ -222,3 +222,28 @@ it("fault flags: --fault-rate, --fault-statuses and --retry-after-s", async () =
 it("an invalid flag value stops it with an error naming the flag", async () => {
   await expect(startCli(["--port", "0", "--fault-rate", "2"])).rejects.toThrow(/--fault-rate/);
 });
+
+it("--dialect vendor speaks the current document's words; --no-deprecated-fields drops the aliases; an unknown dialect stops it", async () => {
+  const vendor = await startCli(["--port", "0", "--transition-ms", "10", "--dialect", "vendor"]);
+  const projects = await request<{ id: string }[]>(`${vendor.url}/projects`, "GET", DEV_AUTH);
+  checkAnswer("GET", "/projects", projects, "vendor");
+  expect(projects.body).toEqual([{ id: "proj-dev", name: "proj-dev" }]);
+  const vpc = await request<Vpc>(`${vendor.url}/projects/proj-dev/vpcs`, "POST", DEV_AUTH, {
+    name: "v",
+    cidr: "10.5.0.0/16",
+    region_code: "us-east-1",
+  });
+  expect(vpc.body.id).toMatch(/^[0-9]+$/);
+  const doc = await request<{ info: { title: string } }>(`${vendor.url}/openapi.json`, "GET", null);
+  expect(doc.status).toBe(200);
+  expect(doc.body.info.title).toContain("vendor dialect");
+
+  const bare = await startCli(["--port", "0", "--dialect", "vendor", "--no-deprecated-fields"]);
+  const info = await request<Record<string, unknown>>(`${bare.url}/auth/info`, "GET", DEV_AUTH);
+  expect(Object.keys(info.body).sort()).toEqual(["api_key", "type"]);
+
+  const seed = await startCli(["--port", "0"]);
+  expect((await request(`${seed.url}/projects`, "GET", DEV_AUTH)).status).toBe(404);
+
+  await expect(startCli(["--port", "0", "--dialect", "tiger"])).rejects.toThrow(/--dialect.*seed, vendor/s);
+});
