@@ -1,22 +1,57 @@
 /**
- * What a published version takes as a request body, from the facts api/ records per operation
- * row: `current` (the vendor's current document) is the row's `vendorRequest` where that document
- * is stricter than the seed, else its `request`; `specEra` (the seed's and the spec-era document's
- * bodies) is the row's `request`, which takes a whole number as a JSON number or a string of
- * digits: the spec-era document typed the resize sizes integers, the one difference left out (W1).
+ * Whether a request body agrees with what a published version of the vendor's document says of
+ * the operation (api/versions.ts, the facts per operation and field): every field it sends is one
+ * the version lists, of the JSON type it gives, and every field it requires is sent. The one
+ * difference left out, as agreed (W1): the spec-era document typed the resize sizes integers,
+ * and the client sends them as the current document does, strings of digits.
  */
-import type { z } from "zod";
-import { OPERATIONS, type OperationId } from "../../api/operations";
-import { describeIssues } from "../../api/requests";
+import type { OperationId } from "../../api/operations";
+import { OPERATION_VERSIONS, type WireType } from "../../api/versions";
 
-/** A published version of the API. */
-export type Version = "current" | "specEra";
+/** A published vendor document: `specEra` (dc9c8fe) or `current` (d7201d6). */
+export type VendorVersion = "specEra" | "current";
 
-/** Why `version` refuses `body` as the body of `op`; undefined when it takes it. */
-export function requestFacts(version: Version, op: OperationId, body: unknown): string | undefined {
-  const row = OPERATIONS[op] as { request?: z.ZodType; vendorRequest?: z.ZodType };
-  const schema = version === "current" ? (row.vendorRequest ?? row.request) : row.request;
-  if (!schema) return body === undefined ? undefined : "takes no body, but one was sent";
-  const parsed = schema.safeParse(body);
-  return parsed.success ? undefined : describeIssues(parsed.error);
+const RESIZES: readonly OperationId[] = ["resizeService", "resizeReplicaSet"];
+
+/** True when `value` is of the JSON type `type`. */
+function ofType(type: WireType, value: unknown): boolean {
+  switch (type) {
+    case "digits":
+      return typeof value === "string" && /^[0-9]+$/.test(value);
+    case "size":
+      return typeof value === "string" && (/^[0-9]+$/.test(value) || value === "shared");
+    case "integer":
+      return Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    case "date-time":
+      return typeof value === "string" && !Number.isNaN(Date.parse(value));
+    default:
+      return typeof value === "string";
+  }
+}
+
+/** What `version` has against `body` as the body of `op`: one line per problem (none: it agrees). */
+export function disagreements(version: VendorVersion, op: OperationId, body: unknown): string[] {
+  const facts = OPERATION_VERSIONS[op][version];
+  if (facts === null) return [`the ${version} document has no ${op}`];
+  const fields = facts.request;
+  if (fields === undefined) return body === undefined ? [] : ["a body, where the operation takes none"];
+  if (fields === "not shown") return [];
+  const sent = (body ?? {}) as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const [field, value] of Object.entries(sent)) {
+    const fact = fields[field];
+    if (!fact) problems.push(`${field}: not a field of the ${version} document`);
+    else if (version === "specEra" && RESIZES.includes(op) && field !== "nodes") continue;
+    else if (!ofType(fact.type, value))
+      problems.push(`${field}: ${JSON.stringify(value)} is not ${fact.type}`);
+  }
+  for (const [field, fact] of Object.entries(fields))
+    if (fact.required && sent[field] === undefined) problems.push(`${field}: required, not sent`);
+  return problems;
 }
