@@ -45,44 +45,60 @@ class ApiClient {
    * Where the rule names a read-back and the answer is not the record, the record is read.
    */
   async call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<AnswerOf<Id>> {
-    const answer = await this.send(id, ...args);
+    const answer = await send(this.http, id, args);
     const readBack = wireRuleOf(id).readBack;
     if (readBack === undefined || isRecord(answer)) return answer as AnswerOf<Id>;
-    const values = args.slice(0, OPERATIONS[id].params.length) as string[];
-    return (await this.send(readBack, ...(values as CallArgs<typeof readBack>))) as AnswerOf<Id>;
+    const values = args.slice(0, OPERATIONS[id].params.length) as CallArgs<typeof readBack>;
+    return (await send(this.http, readBack, values)) as AnswerOf<Id>;
   }
+}
 
-  /** Sends operation `id` once (with the client's retries): its answer as the API gave it. */
-  private send<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
-    const op = OPERATIONS[id];
-    const values = args.slice(0, op.params.length) as string[];
-    const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
-    let sent: unknown;
-    if ("request" in op) {
-      const rule = wireRuleOf(id);
-      const missing = missingFields(rule, body).map((field) => `${field}: is required (the API needs it)`);
-      const parsed = op.request.safeParse(body);
-      const problems = [...missing, ...(parsed.success ? [] : [describeIssues(parsed.error)])];
-      if (problems.length) return Promise.reject(new MdbRequestError(id, problems.join("; ")));
-      sent = onTheWire(rule, parsed.data);
-    }
-    const secrets = ("secrets" in op ? op.secrets : [])
-      .map((f) => body[f])
-      .filter((v) => typeof v === "string");
-    const named = op.params.flatMap((param, i) => (param === "project_id" ? [] : [values[i]]));
-    return this.http.request(
-      {
-        operation: id,
-        method: op.method,
-        path: fillPath(op.path, values),
-        body: sent,
-        retry: op.retry,
-        resourceId: named.at(-1),
-        secrets: secrets as string[],
-      },
-      responseSchema(id, "lenient"),
-    ) as Promise<ResponseOf<Id>>;
+/** `?a=1&b=x&b=y` of a query's fields (camelCase keys as snake_case, lists repeated); empty when none. */
+function queryString(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    for (const item of Array.isArray(value) ? value : [value])
+      if (item !== undefined) params.append(key, String(item));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Sends operation `id` once (with the client's retries) over `http`: its answer as the API gave it. */
+function send<Id extends OperationId>(http: HttpClient, id: Id, args: CallArgs<Id>): Promise<ResponseOf<Id>> {
+  const op = OPERATIONS[id];
+  const values = args.slice(0, op.params.length) as string[];
+  const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
+  let query = "";
+  if ("query" in op) {
+    const parsed = op.query.safeParse(body);
+    if (!parsed.success) return Promise.reject(new MdbRequestError(id, describeIssues(parsed.error)));
+    query = queryString(body);
   }
+  let sent: unknown;
+  if ("request" in op) {
+    const rule = wireRuleOf(id);
+    const missing = missingFields(rule, body).map((field) => `${field}: is required (the API needs it)`);
+    const parsed = op.request.safeParse(body);
+    const problems = [...missing, ...(parsed.success ? [] : [describeIssues(parsed.error)])];
+    if (problems.length) return Promise.reject(new MdbRequestError(id, problems.join("; ")));
+    sent = onTheWire(rule, parsed.data);
+  }
+  const secrets = ("secrets" in op ? op.secrets : [])
+    .map((f) => body[f])
+    .filter((v) => typeof v === "string");
+  const named = op.params.flatMap((param, i) => (param === "project_id" ? [] : [values[i]]));
+  return http.request(
+    {
+      operation: id,
+      method: op.method,
+      path: fillPath(op.path, values) + query,
+      body: sent,
+      retry: op.retry,
+      resourceId: named.at(-1),
+      secrets: secrets as string[],
+    },
+    responseSchema(id, "lenient"),
+  ) as Promise<ResponseOf<Id>>;
 }
 
 // Plain writable methods, like a class's own, so tests can stub one operation.

@@ -4,7 +4,7 @@
  * keys in camelCase, and the lenient answer. The fields the client's wire rules require
  * (`wire.ts`: both sizes on a resize, the strategy of a fork, the region of a VPC) are required.
  */
-import type { OperationId, PathArgs, RequestOf, ResponseOf } from "../../api/operations";
+import type { OperationId, PathArgs, QueryOf, RequestOf, ResponseOf } from "../../api/operations";
 import type { WireRules } from "./wire";
 
 /** `cpu_millis` -> `cpuMillis`. */
@@ -28,10 +28,15 @@ type WithRequired<T, K extends PropertyKey> = [K] extends [never]
 /** The body of operation `Id` as a caller of the client writes it. */
 export type BodyOf<Id extends OperationId> = WithRequired<CamelBody<RequestOf<Id>>, RequiredFields<Id>>;
 
-/** The arguments of operation `Id`: path parameters in order, then the body it takes (optional when every field is). */
+/**
+ * The arguments of operation `Id`: path parameters in order, then the body it takes (optional when
+ * every field is), or for a GET that takes a query (service logs), its query, optional.
+ */
 export type CallArgs<Id extends OperationId> =
   RequestOf<Id> extends undefined
-    ? PathArgs<Id>
+    ? QueryOf<Id> extends undefined
+      ? PathArgs<Id>
+      : [...PathArgs<Id>, query?: CamelBody<QueryOf<Id>>]
     : object extends BodyOf<Id>
       ? [...PathArgs<Id>, body?: BodyOf<Id>]
       : [...PathArgs<Id>, body: BodyOf<Id>];
