@@ -1,5 +1,5 @@
 /**
- * Public surface of the emulator (`pulumi-managed-db/emulator`): start one in-process, and the
+ * Public surface of the emulator (`pulumi-managed-db/emulator`): start one in-process (in a dialect), and the
  * defaults the CLI, docs and tests share.
  */
 export { startEmulator, type Emulator, type EmulatorOptions } from "./server";
@@ -9,3 +9,4 @@ export type { Credentials } from "./auth";
 export type { FaultConfig, FaultConfigInput, FaultRule } from "./faults";
 export type { LoggedRequest } from "./request-log";
 export { UNREACHABLE_PEER_PREFIX } from "./model";
+export { DIALECTS, DEFAULT_DIALECT, type Dialect } from "../api/dialects";
