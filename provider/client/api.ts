@@ -16,9 +16,10 @@ import {
 import { describeIssues } from "../../api/requests";
 import { MdbRequestError } from "./errors";
 import { HttpClient, type HttpClientOptions } from "./http";
-import type { CallArgs, OperationMethods } from "./signatures";
+import type { AnswerOf, CallArgs, OperationMethods } from "./signatures";
+import { isRecord, missingFields, onTheWire, wireRuleOf } from "./wire";
 
-export type { CallArgs, CamelBody, OperationMethods } from "./signatures";
+export type { AnswerOf, BodyOf, CallArgs, CamelBody, OperationMethods } from "./signatures";
 
 /** Top-level camelCase keys to the wire's snake_case; nested values (analytics properties) untouched. */
 function snakeKeys(body: object): Record<string, unknown> {
@@ -37,37 +38,67 @@ class ApiClient {
   }
 
   /**
-   * Sends operation `id`. The body is validated first (a bad one rejects with
-   * {@link MdbRequestError} naming each field, before any request); the row's secret fields are
+   * Sends operation `id`. The body is validated first (a bad one, or one without a field the
+   * client's wire rules require, rejects with {@link MdbRequestError} naming each field, before
+   * any request), and sent with its sizes as strings of digits (`wire.ts`); the row's secret fields are
    * removed from any error text; errors name the last path parameter other than the project.
+   * Where the rule names a read-back and the answer is not the record, the record is read.
    */
-  call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
-    const op = OPERATIONS[id];
-    const values = args.slice(0, op.params.length) as string[];
-    const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
-    let sent: unknown;
-    if ("request" in op) {
-      const parsed = op.request.safeParse(body);
-      if (!parsed.success) return Promise.reject(new MdbRequestError(id, describeIssues(parsed.error)));
-      sent = parsed.data;
-    }
-    const secrets = ("secrets" in op ? op.secrets : [])
-      .map((f) => body[f])
-      .filter((v) => typeof v === "string");
-    const named = op.params.flatMap((param, i) => (param === "project_id" ? [] : [values[i]]));
-    return this.http.request(
-      {
-        operation: id,
-        method: op.method,
-        path: fillPath(op.path, values),
-        body: sent,
-        retry: op.retry,
-        resourceId: named.at(-1),
-        secrets: secrets as string[],
-      },
-      responseSchema(id, "lenient"),
-    ) as Promise<ResponseOf<Id>>;
+  async call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<AnswerOf<Id>> {
+    const answer = await send(this.http, id, args);
+    const readBack = wireRuleOf(id).readBack;
+    if (readBack === undefined || isRecord(answer)) return answer as AnswerOf<Id>;
+    const values = args.slice(0, OPERATIONS[id].params.length) as CallArgs<typeof readBack>;
+    return (await send(this.http, readBack, values)) as AnswerOf<Id>;
   }
+}
+
+/** `?a=1&b=x&b=y` of a query's fields (camelCase keys as snake_case, lists repeated); empty when none. */
+function queryString(query: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    for (const item of Array.isArray(value) ? value : [value])
+      if (item !== undefined) params.append(key, String(item));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Sends operation `id` once (with the client's retries) over `http`: its answer as the API gave it. */
+function send<Id extends OperationId>(http: HttpClient, id: Id, args: CallArgs<Id>): Promise<ResponseOf<Id>> {
+  const op = OPERATIONS[id];
+  const values = args.slice(0, op.params.length) as string[];
+  const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
+  let query = "";
+  if ("query" in op) {
+    const parsed = op.query.safeParse(body);
+    if (!parsed.success) return Promise.reject(new MdbRequestError(id, describeIssues(parsed.error)));
+    query = queryString(body);
+  }
+  let sent: unknown;
+  if ("request" in op) {
+    const rule = wireRuleOf(id);
+    const missing = missingFields(rule, body).map((field) => `${field}: is required (the API needs it)`);
+    const parsed = op.request.safeParse(body);
+    const problems = [...missing, ...(parsed.success ? [] : [describeIssues(parsed.error)])];
+    if (problems.length) return Promise.reject(new MdbRequestError(id, problems.join("; ")));
+    sent = onTheWire(rule, parsed.data);
+  }
+  const secrets = ("secrets" in op ? op.secrets : [])
+    .map((f) => body[f])
+    .filter((v) => typeof v === "string");
+  const named = op.params.flatMap((param, i) => (param === "project_id" ? [] : [values[i]]));
+  return http.request(
+    {
+      operation: id,
+      method: op.method,
+      path: fillPath(op.path, values) + query,
+      body: sent,
+      retry: op.retry,
+      resourceId: named.at(-1),
+      secrets: secrets as string[],
+    },
+    responseSchema(id, "lenient"),
+  ) as Promise<ResponseOf<Id>>;
 }
 
 // Plain writable methods, like a class's own, so tests can stub one operation.

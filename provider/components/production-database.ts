@@ -41,8 +41,11 @@ export interface ProductionDatabaseArgs {
   vpcName?: pulumi.Input<string>;
   /** Name of the service. Default: generated from the component's name (`<name>-db-<suffix>`). */
   serviceName?: pulumi.Input<string>;
-  /** `TIMESERIESDB`, `POSTGRES` or `VECTOR`. Default `POSTGRES`, what the API creates with no add-on. */
-  serviceType?: pulumi.Input<"TIMESERIESDB" | "POSTGRES" | "VECTOR">;
+  /**
+   * `TIMESERIESDB` (or `TIMESCALEDB`, the vendor's name of the same type), `POSTGRES` or `VECTOR`.
+   * Default `POSTGRES`, what the API creates with no add-on.
+   */
+  serviceType?: pulumi.Input<"TIMESERIESDB" | "TIMESCALEDB" | "POSTGRES" | "VECTOR">;
   /** HA replicas of the service, 1..2. Default 1: a standby to fail over to. */
   replicaCount?: pulumi.Input<number>;
   /**

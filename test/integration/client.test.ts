@@ -10,7 +10,7 @@ import type { VpcPeering } from "../../provider/client/schemas";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PASSWORD, SECRET_KEY, apiFailure, clientHelpers, presence } from "./client-helpers";
 
-/** The 34 operations of the spec, as the client names them. */
+/** The 34 operations of the spec and the vendor's 6 additions, as the client names them. */
 const OPERATIONS = [
   "getAuthInfo",
   "identify",
@@ -46,6 +46,13 @@ const OPERATIONS = [
   "createPeering",
   "getPeering",
   "deletePeering",
+  // The vendor's additions (current document).
+  "renameService",
+  "listProjects",
+  "getServiceLogs",
+  "listServiceMetricSeries",
+  "getServiceMetricSeries",
+  "logout",
 ] as const;
 
 const exercised = new Set<string>();
@@ -435,11 +442,62 @@ describe("auth info under either name", () => {
   });
 });
 
+describe("the vendor's additions, against the emulator speaking the vendor's words", () => {
+  let vendor: TestEmulator;
+  let client: MdbApi;
+  beforeAll(async () => {
+    vendor = await startTestEmulator({ dialect: "vendor" });
+    const { publicKey, secretKey } = vendor.credentials;
+    client = recording(new MdbApi({ baseUrl: vendor.url, publicKey, secretKey }));
+  });
+  afterAll(() => vendor.close());
+
+  /** A READY service of the vendor emulator's project. */
+  async function vendorService(name: string): Promise<string> {
+    const project = vendor.credentials.projectId;
+    const created = await client.createService(project, { name, cpuMillis: 1000, memoryGbs: 4 });
+    for (let i = 0; i < 200; i++) {
+      if ((await client.getService(project, created.service_id)).status === "READY") break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return created.service_id;
+  }
+
+  it("renames a service in place, lists the key's projects, and logs out", async () => {
+    const project = vendor.credentials.projectId;
+    const id = await vendorService("before");
+    const renamed = await client.renameService(project, id, { name: "after" });
+    expect(renamed).toMatchObject({ service_id: id, name: "after" });
+    expect(await client.listProjects()).toContainEqual(expect.objectContaining({ id: project }));
+    await expect(client.logout()).resolves.toBeUndefined();
+  });
+
+  it("reads a service's logs (its query as the URL's, checked first) and metric series", async () => {
+    const project = vendor.credentials.projectId;
+    const id = await vendorService("observed");
+    const logs = await client.getServiceLogs(project, id, {
+      since: "2020-01-01T00:00:00Z",
+      search: ["a", "b"],
+    });
+    expect(Array.isArray(logs.logs)).toBe(true);
+    await expect(client.getServiceLogs(project, id, { node: "first" })).rejects.toThrow(/node: must be/);
+    const names = await client.listServiceMetricSeries(project, id);
+    expect(names.length).toBeGreaterThan(0);
+    const now = Date.now();
+    const series = await client.getServiceMetricSeries(project, id, {
+      name: names[0],
+      from: new Date(now - 3_600_000).toISOString(),
+      to: new Date(now).toISOString(),
+    });
+    expect(Array.isArray(series)).toBe(true);
+  });
+});
+
 describe("coverage", () => {
-  it("the tests above called each of the 34 operations of MdbApi", () => {
+  it("the tests above called each of the 40 operations of MdbApi", () => {
     const helpers = new Set(["constructor", "call"]);
     const methods = Object.getOwnPropertyNames(MdbApi.prototype).filter((name) => !helpers.has(name));
-    expect(OPERATIONS).toHaveLength(34);
+    expect(OPERATIONS).toHaveLength(40);
     expect([...methods].sort()).toEqual([...OPERATIONS].sort());
     // The client's method names are the ids of the operations table that drives it.
     expect([...OPERATION_IDS].sort()).toEqual([...OPERATIONS].sort());
