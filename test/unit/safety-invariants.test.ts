@@ -235,7 +235,11 @@ describe("I6: words the provider does not know never replace", () => {
       SERVICE_INPUTS,
     );
     expect(diff.replaces).toEqual([]);
-    expect(printed().filter((l) => l.includes("warning"))).toHaveLength(3); // name, serviceType, regionCode
+    // name renames in place (renameService), so only the two inputs that replace are warned about
+    expect(printed().filter((l) => l.includes("warning"))).toEqual([
+      expect.stringContaining("serviceType (none)"),
+      expect.stringContaining("regionCode (none)"),
+    ]);
   });
 
   describe("refresh keeps the program's word, and only a change of the program replaces", () => {
