@@ -10,9 +10,10 @@
  *   either before processing, or, with `after: true`, after the request was processed: an
  *   ambiguous failure, the change happened but the caller did not learn it. A rule is used up
  *   after `count` matches; rules take precedence over random faults. With `down: true` the API
- *   goes away at that request: it and every later API request are dropped (after processing the
- *   one that matched, with `after: true`) until the configuration is replaced, which is how a
- *   test stops the service at an exact call before it stops the process itself.
+ *   goes away right after that request: the request itself is answered (or failed as `status`,
+ *   `drop` and `after` say), and every later API request is dropped until the configuration is
+ *   replaced, which is how a test stops the service just after an exact call before it stops the
+ *   process itself.
  *
  * Only API requests are faulted; the admin routes (`/_emulator/...`) never are.
  */
@@ -46,10 +47,6 @@ export const FaultRuleSchema = z
   .refine((rule) => !(rule.drop && rule.status !== undefined), {
     message: "give status or drop, not both",
     path: ["drop"],
-  })
-  .refine((rule) => !(rule.down && rule.status !== undefined), {
-    message: "a rule that takes the API down drops the connection: give no status",
-    path: ["down"],
   });
 /** A deterministic fault rule. */
 export type FaultRule = z.output<typeof FaultRuleSchema>;
@@ -133,7 +130,8 @@ export class Faults {
       if (rule.count <= 0) this.config.rules.splice(index, 1);
       if (rule.down) {
         this.down = true;
-        return { drop: true, after: rule.after ?? false };
+        // Only what comes after is dropped: this request fails only if the rule says how.
+        if (!rule.drop && rule.status === undefined) return undefined;
       }
       return rule.drop
         ? { drop: true, after: rule.after ?? false }
