@@ -236,6 +236,13 @@ export const LIFE: Step[] = [
   },
   {
     kind: "Service",
+    call: "renameService",
+    change: (s) => ({ ...s, service: { ...svc(s), name: "fm-db-2" } }),
+    method: "POST",
+    path: `${P}/services/[^/]+/rename$`,
+  },
+  {
+    kind: "Service",
     call: "replace: createService",
     change: (s) => ({ ...s, service: { ...svc(s), serviceType: "TIMESERIESDB" } }),
     method: "POST",

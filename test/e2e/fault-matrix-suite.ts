@@ -37,9 +37,9 @@ export const FULL = process.env.MDB_FAULTS === "full";
 
 /**
  * The cover: the failure and follow-up of each step of the life, in order. Every call once; every
- * failure and follow-up several times; the API away twice (a service create, issue 26's first
- * scenario, and a replica set resize); error answers mostly on creates (one error fails a create,
- * where an action's seven attempts take 8 to 16 s of backoff).
+ * failure and follow-up several times; the API away once (a service create, issue 26's first
+ * scenario: an away cell waits out the provider's retries, about a minute); error answers mostly
+ * on creates (one error fails a create, where an action's seven attempts take 8 to 16 s of backoff).
  */
 export const COVER: Array<[Failure, FollowUp]> = [
   ["drop-after", "up"], // createVpc
@@ -56,11 +56,12 @@ export const COVER: Array<[Failure, FollowUp]> = [
   ["drop-before", "refresh-up"], // detachFromVpc
   ["kill", "recovery"], // attachToVpc
   ["drop-after", "adopt"], // disablePooler
-  ["away", "refresh-up"], // resizeReplicaSet
+  ["drop-before", "refresh-up"], // resizeReplicaSet
   ["drop-after", "refresh-up"], // enableReplicaSetPooler
   ["kill", "refresh-up"], // setReplicaSetEnvironment
   ["error", "recovery"], // disableReplicaSetPooler
   ["drop-after", "up"], // renameVpc
+  ["drop-after", "recovery"], // renameService
   ["error", "adopt"], // replace: createService
   ["drop-after", "up"], // replace: final forkService
   ["kill", "recovery"], // replace: createReplicaSet
