@@ -700,9 +700,21 @@ export class Walk {
         `the faulted run never sent ${step.method} ${step.call}: ${errorLines(faulted.output).join(" | ")}`,
       );
     await this.emulator.setFaults({});
+    // Every service the API holds now (the failed run's included) must outlive the follow-up,
+    // but the one the step retires.
+    for (const s of await this.emulator.api<ServiceRecord[]>("GET", "/services"))
+      if (!s.forked_from?.service_id && !(step.retiresService && s.service_id === serviceBefore))
+        this.alive.set(s.service_id, s.created);
+    const said: string[] = [];
 
     for (const command of FOLLOW_UP_COMMANDS[followUp]) {
       const { code, output } = await this.run(command.args, command.env);
+      said.push(
+        ...output
+          .split("\n")
+          .filter((l) => /\[mdb\]/.test(l))
+          .map((l) => `\`${command.args[0]}\`: ${l.trim()}`),
+      );
       if (code === 0) continue;
       if (failure === "kill" && LOCKED.test(output) && /pulumi cancel/.test(output)) {
         // The documented outcome: the killed run's lock. The person runs what the message names.
@@ -732,8 +744,9 @@ export class Walk {
     }
     problems.push(...(await this.check(log)));
     if (problems.length) {
+      if (said.length) problems.push(`the follow-up said: ${said.slice(0, 8).join(" | ")}`);
       const plan = await this.run(["preview", "--diff"]);
-      problems.push(`next preview: ${planLines(plan.output).join(" | ")}`);
+      problems.push(`next preview: ${planLines(plan.output).join(" | ") || "(no changes)"}`);
     }
     if (problems.length) await this.rebuild(this.spec);
     else await this.remember();
