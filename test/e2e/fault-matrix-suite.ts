@@ -6,7 +6,8 @@
  * the program to where the first ends, without faults). `npm run test:faults` (MDB_FAULTS=full)
  * runs every call × every failure × every follow-up: one walk of the whole life per failure and
  * follow-up, the walks shared out between the two files. MDB_FAULTS_ONLY=<failure>[:<follow-up>]
- * keeps some walks of the full matrix; MDB_FAULTS_REPORT=<folder> writes each file's cells there
+ * keeps some walks of the full matrix, MDB_FAULTS_STEPS=<first>-<last> (1-based) some steps of
+ * each walk (those before come about without faults); MDB_FAULTS_REPORT=<folder> writes each file's cells there
  * and the table of all the cells written so far.
  *
  * A cell passes when, after the follow-up, the end state equals the program (records, recorded
@@ -83,8 +84,20 @@ interface WalkPlan {
   plan: Array<[Failure, FollowUp]>;
 }
 
-/** The walks of file `part` (1 or 2). */
+/** The walks of file `part` (1 or 2), cut to the steps MDB_FAULTS_STEPS (`first-last`, 1-based) names. */
 function walks(part: 1 | 2): WalkPlan[] {
+  const [first, last] = (process.env.MDB_FAULTS_STEPS ?? `1-${LIFE.length}`).split("-").map(Number);
+  return allWalks(part)
+    .map((w) => {
+      const from = Math.max(w.from, first - 1);
+      const to = Math.min(w.from + w.plan.length, last);
+      return { ...w, from, plan: w.plan.slice(from - w.from, to - w.from) };
+    })
+    .filter((w) => w.plan.length > 0);
+}
+
+/** The walks of file `part` (1 or 2). */
+function allWalks(part: 1 | 2): WalkPlan[] {
   if (!FULL) {
     const [from, to] = part === 1 ? [0, HALF] : [HALF, LIFE.length];
     return [{ name: `cover, steps ${from + 1} to ${to}`, from, plan: COVER.slice(from, to) }];
