@@ -7,6 +7,7 @@
 import type { MdbApi } from "./client/api";
 import { ConfigSource, ProviderConfig, resolveAdoptExisting, resolveConfig } from "./config";
 import { type Clock, REAL_CLOCK, type Runtime, type Session } from "./kit/context";
+import { RunHolds } from "./kit/holds";
 
 /** A client built from resolved settings, and the project calls default to. */
 export class ApiSession implements Session {
@@ -69,6 +70,7 @@ export class ConfigRuntime implements Runtime {
   private stackConfig: ConfigSource | undefined;
   private live = false;
   private current: ApiSession | undefined;
+  private run: RunHolds | undefined;
 
   constructor(
     /** Where progress lines go. Default: this process's stderr, which Pulumi shows. */
@@ -92,6 +94,12 @@ export class ConfigRuntime implements Runtime {
 
   enableLiveChecks(): void {
     this.live = true;
+    // The host configures each kind's provider once: the run starts at the first.
+    this.run ??= new RunHolds();
+  }
+
+  holds(): RunHolds | undefined {
+    return this.run;
   }
 
   session(): ApiSession {

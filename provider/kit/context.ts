@@ -5,6 +5,7 @@
  */
 import type { MdbApi } from "../client/api";
 import type { ConfigSource } from "../config";
+import type { RunHolds } from "./holds";
 
 /** The time, and a way to wait. */
 export interface Clock {
@@ -42,6 +43,11 @@ export interface Runtime {
   enableLiveChecks(): void;
   /** The session of the current settings. */
   session(): Session;
+  /**
+   * The ids the resources of this run hold (`holds.ts`): the provider host's process serves one
+   * run, from the `configure` hook on. Undefined (or absent) in a process no host configured.
+   */
+  holds?(): RunHolds | undefined;
   /** Reports progress to the person running Pulumi. */
   log(message: string): void;
   /** Time and sleep. */

@@ -29,6 +29,8 @@ export interface CreateRequest<I, R, P extends string> {
   recordId(record: R): string;
   /** The id `import` takes for the record, for the advice. */
   importId(record: R): string;
+  /** Told when an existing record is adopted instead of created. */
+  onAdopt?(record: R): void;
 }
 
 /** Sends the create under `policy` and returns the new (or adopted) record. */
@@ -42,7 +44,7 @@ export async function createOnce<I, R, P extends string>(
   const same = before.filter((r) => policy.same(r, want));
   const live = same.filter((r) => policy.live?.(r) ?? true);
   if (live.length > 0) {
-    return adoptOrRefuse({
+    const adopted = adoptOrRefuse({
       what,
       identity: policy.identity,
       autoNamed: request.autoNamed,
@@ -54,6 +56,8 @@ export async function createOnce<I, R, P extends string>(
       adoptExisting: ctx.adoptExisting,
       log: ctx.log,
     });
+    request.onAdopt?.(adopted);
+    return adopted;
   }
   if (same.length > 0 && policy.ignored) ctx.log(policy.ignored(same, want, ctx));
   const known = new Set(before.map(recordId));

@@ -20,6 +20,20 @@ export interface DiffRule {
   stackOnly?: boolean;
   /** For an in-place input: true when this particular change cannot be made in place (`why` says why). */
   replaceIf?: (desired: unknown, observed: unknown) => boolean;
+  /**
+   * For an input whose change can replace: false for an observed value in words the provider
+   * does not know (a type or region the API added, or no value at all), which never replaces
+   * (invariant I6, docs/recovery.md). Absent: every value is known.
+   */
+  known?: (observed: unknown) => boolean;
+}
+
+/** A value the API reports for an input that replaces, in words the provider does not know. */
+export interface UnknownWord {
+  /** The input. */
+  property: string;
+  /** What the API reports (undefined: nothing). */
+  value: unknown;
 }
 
 /** Kinds of a property diff, as Pulumi's `detailedDiff` names them. */
@@ -34,6 +48,8 @@ export interface DetailedDiffResult extends pulumi.dynamic.DiffResult {
   stables: string[];
   /** Properties that force a replacement. */
   replaces: string[];
+  /** Observed values in words the provider does not know, which were not compared (never replace). */
+  unknownWords?: UnknownWord[];
 }
 
 /** Structural equality of JSON-like values, ignoring key order and undefined members. */
@@ -55,6 +71,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /**
  * Compares `news` (desired inputs) with `olds` (last observed outputs) under `rules`.
  * A value unknown during preview counts as a change. Properties without a rule are ignored.
+ * An observed value its rule does not know (`DiffRule.known`) never replaces: a replace-only
+ * input is then left alone (listed in `unknownWords`), an in-place one is compared as usual.
  */
 export function diffByRules(
   olds: Record<string, unknown>,
@@ -64,15 +82,21 @@ export function diffByRules(
 ): DetailedDiffResult {
   const detailedDiff: DetailedDiffResult["detailedDiff"] = {};
   const replaces: string[] = [];
+  const unknownWords: UnknownWord[] = [];
   for (const [prop, rule] of Object.entries(rules)) {
     const desired = news[prop] ?? rule.default;
     const observed = olds[prop] ?? rule.default;
     const unknown = isUnknown(news[prop]) || news[prop] === UNKNOWN;
     const same = !unknown && (rule.equals ? rule.equals(desired, observed) : deepEqual(desired, observed));
     if (same) continue;
+    const strange = rule.known !== undefined && !rule.known(observed);
+    if (strange && rule.change === "replace") {
+      unknownWords.push({ property: prop, value: observed });
+      continue;
+    }
     const base: "ADD" | "DELETE" | "UPDATE" =
       observed === undefined ? "ADD" : desired === undefined ? "DELETE" : "UPDATE";
-    if (rule.change === "replace" || rule.replaceIf?.(desired, observed)) {
+    if (rule.change === "replace" || (!strange && rule.replaceIf?.(desired, observed))) {
       replaces.push(prop);
       detailedDiff[prop] = { kind: `${base}_REPLACE`, inputDiff: true };
     } else {
@@ -86,6 +110,7 @@ export function diffByRules(
     stables,
     detailedDiff,
     deleteBeforeReplace: false,
+    ...(unknownWords.length > 0 ? { unknownWords } : {}),
   };
 }
 

@@ -233,10 +233,21 @@ export function defaultOf(type: z.ZodType): unknown {
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * Whether an observed value is in the row's words: a string (or nothing) its type refuses is not
+ * (a service type or region the API added); values of other shapes are compared as they are.
+ */
+function knownBy(type: z.ZodType): (observed: unknown) => boolean {
+  return (observed) =>
+    (typeof observed !== "string" && observed !== undefined) || type.safeParse(observed).success;
+}
+
 /** The diff rule of an input row. */
 function diffRuleOf(row: AnyInputRow): DiffRule {
   const fallback = defaultOf(row.type);
+  const replaces = "replace" in row.change || ("update" in row.change && row.change.replaceIf !== undefined);
   return {
+    ...(replaces ? { known: knownBy(row.type) } : {}),
     change: "replace" in row.change ? "replace" : "update",
     ...(fallback !== undefined ? { default: fallback } : {}),
     ...(row.equals ? { equals: row.equals } : {}),

@@ -37,6 +37,13 @@ export const TIMEOUTS_INPUT = "__timeouts";
 /** Hidden output: the `projectId` input as the program gave it (absent when it gave none). */
 export const PROJECT_INPUT = "__projectIdInput";
 
+/**
+ * Hidden output: per input that replaces, the value the API reports in words the provider does
+ * not know (`{ serviceType: "SOMETHING_NEW" }`), while the output keeps the program's value, so
+ * the preview names it and only a change of the program replaces (invariant I6).
+ */
+export const API_WORDS_OUTPUT = "__apiWords";
+
 /** Every hidden input: check keeps them, diff ignores them. */
 export const HIDDEN_INPUTS: ReadonlySet<string> = new Set([
   PROVIDER_INPUT,
@@ -55,7 +62,8 @@ export function isAutoNamed(inputs: Record<string, unknown>): boolean {
  * The state to report for outputs `outs`, without undefined members. Carries what later
  * calls see only through the outputs: the timeouts input (delete gets only the outputs, and
  * `customTimeouts.delete` must travel there), and whether the program named the project, so
- * a refresh can give back the program's inputs without a project it never set. `carrier` is
+ * a refresh can give back the program's inputs without a project it never set; and the program's
+ * name of the resource, so a delete knows which resource of the run it is (`holds.ts`). `carrier` is
  * the inputs (create, update) or, for `read`, the old outputs, whose `projectId` is the
  * resolved project, never the program's.
  */
@@ -70,5 +78,6 @@ export function stateOf(
     ...outs,
     [TIMEOUTS_INPUT]: carrier[TIMEOUTS_INPUT],
     [PROJECT_INPUT]: projectInput,
+    [RESOURCE_NAME_INPUT]: carrier[RESOURCE_NAME_INPUT],
   }) as Record<string, unknown>;
 }

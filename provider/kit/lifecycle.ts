@@ -3,7 +3,11 @@
  * check, diff, create, read, update and delete for every resource, in the order the design
  * fixes. Create: adopt an `import`ed record, else create once, wait until settled, apply what
  * the create call cannot carry. Update: plan from the record as it is now, never from state.
- * A failure after the API accepted a create or update keeps the resource in the stack.
+ * The data-safety invariants of docs/recovery.md hold here: a failure after the API accepted a
+ * create or update keeps the resource in the stack with its inputs (I1); a delete of a record
+ * another resource of the run holds deletes nothing (I2, `holds.ts`); a replacement of a
+ * protected resource fails at preview (I3); a value in words the provider does not know never
+ * replaces (I6).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Runtime } from "./context";
@@ -11,17 +15,24 @@ import { adoptIfImported } from "./adopt";
 import { checkInputs } from "./check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
-import { DetailedDiffResult, diffResource } from "./diff";
-import { PROJECT_INPUT, isAutoNamed, resourceNameOf, stateOf } from "./hidden";
+import { DetailedDiffResult, type UnknownWord, diffResource } from "./diff";
+import {
+  API_WORDS_OUTPUT,
+  PROJECT_INPUT,
+  RESOURCE_NAME_INPUT,
+  isAutoNamed,
+  resourceNameOf,
+  stateOf,
+} from "./hidden";
 import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "./field-table";
 import { readOutputs } from "./field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
 import { parseInputs } from "./messages";
-import { describeChange } from "./preview";
+import { change, describeChange, shown } from "./preview";
 import { previewCalls } from "./preview-calls";
-import { inputsOf } from "./outputs";
+import { inputsOf, withoutUndefined } from "./outputs";
 import { withPartialState } from "./partial";
-import { refuseIfProtected } from "./protection";
+import { isProtected, protectedReplacement, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "./settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "./spec";
@@ -74,6 +85,31 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       ...keptSettings(spec.settings, from as { olds?: Props; want?: Props }),
       ...ops.remember?.(from),
     }) as Partial<O>;
+  const secret = new Set(spec.secretOutputs);
+  /** The program's name of the resource, as its inputs or state carry it. */
+  const nameIn = (props: Props) =>
+    typeof props[RESOURCE_NAME_INPUT] === "string" ? (props[RESOURCE_NAME_INPUT] as string) : undefined;
+  /** Records, for this run, that the resource named in `props` holds `id` (`holds.ts`). */
+  const hold = (id: string, how: "created" | "adopted" | "read" | "updated", props: Props) =>
+    runtime.holds?.()?.hold(spec.kind, id, how, nameIn(props));
+  /**
+   * Outputs in the provider's words (I6): an input that replaces, whose observed value the
+   * provider does not know (or that the record does not show), keeps the value of `words` (the
+   * program's inputs, or the old state on a refresh) when that one is known; what the API said
+   * is kept apart, for the preview's warning.
+   */
+  const inProgramWords = (outs: O, words: Props): O => {
+    const out = outs as Props;
+    const api: Props = {};
+    for (const [prop, rule] of Object.entries(spec.diffRules)) {
+      if (rule.change !== "replace" || !rule.known || rule.known(out[prop])) continue;
+      const theirs = words[prop];
+      if (theirs === undefined || !rule.known(theirs)) continue;
+      if (out[prop] !== undefined) api[prop] = out[prop];
+      out[prop] = theirs;
+    }
+    return (Object.keys(api).length > 0 ? { ...out, [API_WORDS_OUTPUT]: api } : out) as O;
+  };
   const last = spec.id.parts[spec.id.parts.length - 1];
   const withOwn = (ref: ResourceRef<P>, record: R) =>
     ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
@@ -147,6 +183,23 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     // cannot be put in words never fails the diff.
     async diff(id, olds, news) {
       const diff = diffResource(spec, olds, news);
+      const name = resourceNameOf(news, olds, id);
+      for (const warning of unknownWordWarnings(name, diff.unknownWords ?? [], olds, news)) progress(warning);
+      // I3: the old one's delete would be refused after the new one was made.
+      if (diff.replaces.length > 0 && isProtected(olds)) {
+        const inputs = diff.replaces.filter((p) => p in spec.diffRules);
+        throw protectedReplacement({
+          label: spec.label,
+          id,
+          props: olds,
+          inputs: inputs.length > 0 ? inputs : ["status"],
+          reasons: diff.replaces.map((p) =>
+            p in spec.diffRules
+              ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
+              : `the API reports it ${String(olds[p])}`,
+          ),
+        });
+      }
       if (!diff.changes) return diff;
       try {
         const lookups = async () => ({
@@ -155,9 +208,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         });
         progress(describeChange(await previewCalls(spec, ops, { id, olds, news, diff, parse, lookups })));
       } catch (error) {
-        progress(
-          `${resourceNameOf(news, olds, id)}: the calls of this change are planned during up (${(error as Error).message})`,
-        );
+        progress(`${name}: the calls of this change are planned during up (${(error as Error).message})`);
       }
       return diff;
     },
@@ -170,12 +221,16 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         inputs,
         spec.unobservable,
       );
-      if (adopted) return adopted;
+      if (adopted) {
+        hold(adopted.id, "adopted", inputs);
+        return { id: adopted.id, outs: inProgramWords(adopted.outs as O, inputs) };
+      }
       const want = parse(inputs);
       const wanted = want as Props;
       const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
       const projectId = await resolveProjectId(wanted.projectId as string | undefined);
       const parent = { ...parents, projectId } as ResourceRef<P>;
+      let adoption = false;
       const base = opContext(parent, deadlineOf(inputs, "create", runtime.clock.now()));
       await ops.create.prepare?.(base, want);
       const created = await createOnce(ops.create, {
@@ -184,22 +239,30 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         autoNamed: isAutoNamed(inputs),
         recordId: ops.recordId,
         importId: (record) => formatResourceId(spec.id, withOwn(parent, record)),
+        onAdopt: () => (adoption = true),
       });
       const ctx = { ...base, ref: withOwn(parent, created) };
       const id = formatResourceId(spec.id, ctx.ref);
+      hold(id, adoption ? "adopted" : "created", inputs);
       const memory = remember({ want, created });
       const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
       const status = (created as { status?: unknown }).status;
       progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
-      // From here the resource exists: a failure keeps it in the stack, so `destroy` removes it.
+      const state = (record: R) =>
+        stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
+      // From here the resource exists: a failure keeps it in the stack with the program's inputs
+      // (I1), as observed now, else as the create's answer showed it.
       return withPartialState(
         id,
         inputs,
-        async () => ({
-          id,
-          outs: stateOf(outputsOf(await converge(ctx, created, want, memory), ctx.ref, memory), inputs),
-        }),
-        async () => stateOf(outputsOf(await mustFind(ctx), ctx.ref, memory), inputs),
+        async () => ({ id, outs: state(await converge(ctx, created, want, memory)) }),
+        {
+          observe: async () => {
+            const record = await ops.find(ctx.api, ctx.ref);
+            return record === undefined ? undefined : state(record);
+          },
+          known: () => state(created),
+        },
       );
     },
 
@@ -209,9 +272,11 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const record = await ops.find(runtime.session().api, ref);
       if (record === undefined) return {};
       const full = withOwn(ref, record);
-      const outs = outputsOf(record, full, remember({ olds }));
+      const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);
+      const found = formatResourceId(spec.id, full);
+      hold(found, "read", olds);
       return {
-        id: formatResourceId(spec.id, full),
+        id: found,
         props: stateOf(outs, olds, "outputs"),
         inputs: inputsOf(spec.inputNames, outs, olds[PROJECT_INPUT]),
       };
@@ -221,23 +286,40 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const want = parse(news);
       const ctx = opContext(await refOf(id, olds), deadlineOf(news, "update", runtime.clock.now()));
       const memory = remember({ olds, want });
+      hold(id, "updated", news);
+      const state = (record: R) => stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
+      // A failure records what was done (I1): the record as observed now; without the API, the
+      // old state with what needs no call (settings) and what the calls that succeeded remember.
       return withPartialState(
         id,
         news,
-        async () => ({
-          outs: stateOf(
-            outputsOf(await converge(ctx, await mustFind(ctx), want, memory), ctx.ref, memory),
-            news,
-          ),
-        }),
-        async () => {
-          const record = await ops.find(ctx.api, ctx.ref);
-          return record === undefined ? olds : stateOf(outputsOf(record, ctx.ref, memory), news);
+        async () => ({ outs: state(await converge(ctx, await mustFind(ctx), want, memory)) }),
+        {
+          observe: async () => {
+            const record = await ops.find(ctx.api, ctx.ref);
+            return record === undefined ? undefined : state(record);
+          },
+          known: () => {
+            const outs = { ...olds, ...withoutUndefined(memory) } as O;
+            return stateOf(ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs, news);
+          },
         },
       );
     },
 
     async delete(id, props) {
+      // I2: a record another resource of this run holds stays (the old half of a replacement
+      // whose new half adopted it included); the old state leaves the stack.
+      const holds = runtime.holds?.();
+      const keep = holds?.whyKeep(spec.kind, id, nameIn(props));
+      if (keep) {
+        holds?.release(spec.kind, id, nameIn(props));
+        progress(
+          `${spec.label}${typeof props.name === "string" ? ` "${props.name}"` : ""} (${id}) was not deleted ` +
+            `(no API call was made): ${keep}; it stays in the stack under that resource`,
+        );
+        return;
+      }
       refuseIfProtected({ label: spec.label, id, props });
       const ref = await refOf(id, props);
       const ctx = opContext(ref, deadlineOf(props, "delete", runtime.clock.now()));
@@ -253,7 +335,33 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         whileInUse: ops.whileInUse,
         blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
       });
+      holds?.release(spec.kind, id, nameIn(props));
     },
   };
   return provider;
+}
+
+/**
+ * The preview's warnings for observed values in words the provider does not know (I6): the
+ * diff left them alone (`unknownWords`), or the state kept the program's value beside them.
+ */
+function unknownWordWarnings(
+  name: string,
+  unknown: readonly UnknownWord[],
+  olds: Props,
+  news: Props,
+): string[] {
+  const lines = unknown.map(
+    ({ property, value }) =>
+      `${name}: warning: the API reports ${property} ${value === undefined ? "(none)" : JSON.stringify(value)}, ` +
+      `which this provider does not know; no replacement is planned for it (the program says ${shown(news[property])})`,
+  );
+  const kept = (olds[API_WORDS_OUTPUT] ?? {}) as Props;
+  for (const [property, value] of Object.entries(kept))
+    if (!unknown.some((u) => u.property === property))
+      lines.push(
+        `${name}: warning: the API reports ${property} ${JSON.stringify(value)}, which this provider does not ` +
+          `know; the stack keeps ${shown(olds[property])}, and only a change of ${property} in the program replaces it`,
+      );
+  return lines;
 }

@@ -9,7 +9,6 @@ import { isUnknown } from "./check";
 import { resourceNameOf } from "./hidden";
 import { type ChangeDescription, type PlannedCall, change } from "./preview";
 import type { CheckContext, Props, ResourceOps, ResourceSpec } from "./spec";
-import { PROTECTION_INPUT, isProtected } from "./protection";
 import { stepCall } from "./steps";
 import { createdOutputs } from "./field-table";
 
@@ -67,11 +66,8 @@ export async function previewCalls<I, O, R, P extends string>(
     return {
       ...base,
       pending: [],
+      // A protected old one never gets here: the diff fails first (`protection.ts`).
       replace: { reasons, create, remove, deleteFirst: diff.deleteBeforeReplace === true },
-      // Delete reads the old state (`protection.ts`): the flag recorded there decides.
-      notes: isProtected(olds)
-        ? [`${PROTECTION_INPUT} is on, so the delete of the old one will be refused`]
-        : [],
     };
   }
 

@@ -33,3 +33,30 @@ export function refuseIfProtected({ label, id, props }: ProtectedResource): void
       "`pulumi destroy` (or the `pulumi up` that replaces or removes it) again",
   );
 }
+
+/** What names a replacement in the refusal. */
+export interface ProtectedReplacement extends ProtectedResource {
+  /** The inputs that force it, each `prop old → new (why)`. */
+  reasons: string[];
+  /** The inputs that force it, by name. */
+  inputs: string[];
+}
+
+/**
+ * The error a preview fails with when it would replace a protected resource (invariant I3): the
+ * old one's delete reads the flag of the old state, so it would be refused after the new one was
+ * made, leaving two resources and a delete no `up` can finish. The way out given works in that
+ * order: the flag is lifted by an `up` that changes nothing else.
+ */
+export function protectedReplacement({ label, id, props, reasons, inputs }: ProtectedReplacement): Error {
+  const name = typeof props.name === "string" ? ` "${props.name}"` : "";
+  const what = inputs.join(", ");
+  const them = inputs.length > 1 ? "them" : "it";
+  return new Error(
+    `${label}${name} (${id}) would be replaced (${reasons.join("; ")}), but its state has ` +
+      `${PROTECTION_INPUT}: true, so the delete of the old ${label} would be refused after the new one ` +
+      `was created. Nothing was created or deleted. To replace it: set ${what} back as ${inputs.length > 1 ? "they were" : "it was"}, ` +
+      `set ${PROTECTION_INPUT}: false, run \`pulumi up\` (it only records the setting), then change ${what} ` +
+      `again and run \`pulumi up\`. To keep this ${label}, set ${what} back and leave ${them} unchanged`,
+  );
+}

@@ -47,15 +47,19 @@ export class EmulatorProcess {
 
   /**
    * Starts `node dist/emulator/cli.js` on a free port and waits for its listening line.
-   * `stateFile` keeps the emulator's records in that JSON file (`--state-file`).
+   * `stateFile` keeps the emulator's records in that JSON file (`--state-file`); `port` (default: a
+   * free one) lets an emulator stopped with its state file come back at the same URL.
    */
-  static async start(transitionMs = 40, options: { stateFile?: string } = {}): Promise<EmulatorProcess> {
+  static async start(
+    transitionMs = 40,
+    options: { stateFile?: string; port?: number } = {},
+  ): Promise<EmulatorProcess> {
     const child = spawn(
       process.execPath,
       [
         path.join(root, "dist/emulator/cli.js"),
         "--port",
-        "0",
+        String(options.port ?? 0),
         "--transition-ms",
         String(transitionMs),
         "--public-key",

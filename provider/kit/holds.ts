@@ -1,0 +1,66 @@
+/**
+ * What this run holds (docs/recovery.md, invariant I2): Pulumi's dynamic provider host is one
+ * process per command, serving every dynamic resource of the run, so the provider can keep here
+ * the ids each resource of the run created, adopted, read or updated. A delete of an id that
+ * another resource of the run holds (or that a create of this run returned: the new half of a
+ * replacement that adopted the record of its old half) deletes nothing: the record is in the
+ * stack the run leaves, under that other resource.
+ */
+
+/** How a resource of this run came to hold an id. */
+export type HoldKind = "created" | "adopted" | "read" | "updated";
+
+/** One id held by one resource of the run. */
+export interface Hold {
+  /** How. */
+  how: HoldKind;
+  /** The program's name of the resource that holds it; undefined when its state does not say. */
+  by: string | undefined;
+}
+
+/** The ids held in one run, per resource kind. */
+export class RunHolds {
+  private readonly held = new Map<string, Hold[]>();
+
+  /** Records that resource `by` of kind `kind` holds `id`. */
+  hold(kind: string, id: string, how: HoldKind, by: string | undefined): void {
+    const key = `${kind}\u0000${id}`;
+    const holds = this.held.get(key) ?? [];
+    if (!holds.some((h) => h.how === how && h.by === by)) holds.push({ how, by });
+    this.held.set(key, holds);
+  }
+
+  /**
+   * Resource `by` leaves the stack (its delete is done, or kept the record for another): its
+   * reads of `id` hold it no more, so the last entry of a record a refresh read can delete it.
+   */
+  release(kind: string, id: string, by: string | undefined): void {
+    const key = `${kind}\u0000${id}`;
+    const holds = (this.held.get(key) ?? []).filter((h) => !(h.how === "read" && h.by === by));
+    this.held.set(key, holds);
+  }
+
+  /** What this run holds of `id` of kind `kind`. */
+  holdsOf(kind: string, id: string): readonly Hold[] {
+    return this.held.get(`${kind}\u0000${id}`) ?? [];
+  }
+
+  /**
+   * Why resource `deleter` (its program name, when its state says) must not delete `id`, or
+   * undefined when nothing of the run holds it. Within one run Pulumi never deletes what the
+   * same resource created, adopted or updated (a replacement's old half has the same name as its
+   * new half), so those holds always keep the record; a read (a refresh before the delete) keeps
+   * it only when it was another resource's.
+   */
+  whyKeep(kind: string, id: string, deleter: string | undefined): string | undefined {
+    for (const hold of this.holdsOf(kind, id)) {
+      if (hold.how === "read" && hold.by === deleter) continue;
+      const who = hold.by === undefined ? "a resource of this run" : `resource ${hold.by} of this run`;
+      if (hold.how === "read") return `${who} read it (refresh), so it is still in use`;
+      if (hold.by !== undefined && hold.by === deleter)
+        return `${who} ${hold.how} it in its replacement, so the new resource is this same record`;
+      return `${who} ${hold.how} it`;
+    }
+    return undefined;
+  }
+}
