@@ -5,7 +5,14 @@
  * reports it. Credentials are read at run time only; they are never resource inputs and never
  * in state.
  */
+import { constants as bufferConstants } from "buffer";
 import { normalizeBaseUrl } from "./client/base-url";
+import {
+  TRANSPORT_SETTINGS,
+  type TransportSettingName,
+  transportConfigKey,
+  transportEnvVar,
+} from "./client/settings";
 
 /** Resolved settings of the provider. */
 export interface ProviderConfig {
@@ -17,6 +24,47 @@ export interface ProviderConfig {
   secretKey: string;
   /** Default project of resources that do not name one; undefined means "the key's project". */
   projectId?: string;
+  /** Limits of the transport the stack set (`mdb:callDeadlineMs`, ...); the client's defaults for the others. */
+  transport?: TransportLimitSettings;
+}
+
+/** Limits of the client's transport set by stack config or the environment, by option name. */
+export type TransportLimitSettings = Partial<Record<TransportSettingName, number>>;
+
+/**
+ * Reads the transport limits a stack may set (`provider/client/settings.ts`): stack config
+ * `mdb:<name>`, else `MDB_<NAME>`; each a whole number of milliseconds or bytes (0 allowed for
+ * `maxRetryAfterMs`). Returns those set, and one sentence per value that is not usable, naming
+ * its key and variable.
+ */
+export function resolveTransportLimits(
+  config?: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): { limits: TransportLimitSettings; problems: string[] } {
+  const limits: TransportLimitSettings = {};
+  const problems: string[] = [];
+  for (const { name, min } of TRANSPORT_SETTINGS) {
+    const key = transportConfigKey(name);
+    const variable = transportEnvVar(name);
+    const fromConfig = config?.get(key);
+    const [source, text] =
+      fromConfig !== undefined && fromConfig !== ""
+        ? [`stack config ${key}`, fromConfig]
+        : [`environment variable ${variable}`, env[variable] ?? ""];
+    if (text.trim() === "") continue;
+    const value = Number(text.trim());
+    const max = name === "maxResponseBytes" ? bufferConstants.MAX_STRING_LENGTH : Number.MAX_SAFE_INTEGER;
+    if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
+      problems.push(
+        `${source} is ${JSON.stringify(text)}; it must be a whole number from ${min} to ${max} ` +
+          `(${name.endsWith("Ms") ? "milliseconds" : "bytes"}). Set it with \`pulumi config set ${key} <value>\` ` +
+          `or the environment variable ${variable}`,
+      );
+      continue;
+    }
+    limits[name] = value;
+  }
+  return { limits, problems };
 }
 
 /** A source of stack config values: `get("mdb:apiUrl")`. Pulumi's dynamic `Config` fits. */
@@ -62,7 +110,8 @@ function howToSet(name: keyof typeof CONFIG_KEYS): string {
 /**
  * What is wrong with the settings, one sentence per setting, each naming its config key and
  * environment variable: a missing API URL or key, an API URL that is not a URL, that is not
- * https (plain http:// is for a loopback host only) or that carries credentials. Empty when
+ * https (plain http:// is for a loopback host only) or that carries credentials, a transport
+ * limit that is not a whole number in its range. Empty when
  * {@link resolveConfig} would build a working client. Pure: no API call.
  */
 export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): string[] {
@@ -79,12 +128,14 @@ export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = p
       problems.push(`${settingName("apiUrl")}: ${(error as Error).message}`);
     }
   }
+  problems.push(...resolveTransportLimits(config, env).problems);
   return problems;
 }
 
 /**
  * Resolves the provider settings from stack config, then the environment.
- * Throws {@link MissingConfigError} naming every missing setting.
+ * Throws {@link MissingConfigError} naming every missing setting, {@link InvalidConfigError}
+ * for a transport limit that is not usable.
  */
 export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   const apiUrl = pick("apiUrl", config, env);
@@ -100,11 +151,14 @@ export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = pr
     .filter(([, value]) => value === undefined)
     .map(([name]) => name);
   if (missing.length > 0) throw new MissingConfigError(missing);
+  const transport = resolveTransportLimits(config, env);
+  if (transport.problems.length > 0) throw new InvalidConfigError(transport.problems.join("; "));
   return {
     apiUrl: apiUrl as string,
     publicKey: publicKey as string,
     secretKey: secretKey as string,
     projectId: pick("projectId", config, env),
+    ...(Object.keys(transport.limits).length > 0 ? { transport: transport.limits } : {}),
   };
 }
 

@@ -25,6 +25,7 @@ export class ApiSession implements Session {
     // HTTP client (axios), and does not pay for loading it.
     const { MdbApi: Api } = require("./client/api") as typeof import("./client/api");
     this.api = new Api({
+      ...config.transport,
       baseUrl: config.apiUrl,
       publicKey: config.publicKey,
       secretKey: config.secretKey,
@@ -43,6 +44,11 @@ export class ApiSession implements Session {
   async projectId(own?: string): Promise<string> {
     if (own) return own;
     if (this.config.projectId) return this.config.projectId;
+    return this.keyProjectId();
+  }
+
+  /** The project the API key belongs to, asked once (`GET /auth/info`); asked again after a failure. */
+  async keyProjectId(): Promise<string> {
     this.keyProject ??= this.api.getAuthInfo().then((info) => info.apiKey.project.id);
     try {
       return await this.keyProject;

@@ -15,7 +15,10 @@ import type { RetryClass } from "../../api/operations";
 import { ErrorBodySchema } from "../../api/records";
 import { normalizeBaseUrl } from "./base-url";
 import { MdbApiError, isTransientStatus, redact, redirectTarget } from "./errors";
+import { describeSetting } from "./settings";
 import {
+  CALL_DEADLINE_AT,
+  CALL_DEADLINE_EXCEEDED,
   DEADLINE_EXCEEDED,
   DEFAULT_TRANSPORT_LIMITS,
   HEADER_OVERFLOW,
@@ -46,6 +49,12 @@ export interface HttpClientOptions {
    * body. A GET (or idempotent action) past it is retried like a timeout. Default 60 000.
    */
   attemptDeadlineMs?: number;
+  /**
+   * Deadline of a whole call, in milliseconds, from its start: every attempt, the pauses between
+   * retries and any `Retry-After` included. An attempt is cut short when the call's deadline comes
+   * first, and no retry starts past it. Default 120 000 (two minutes).
+   */
+  callDeadlineMs?: number;
   /**
    * Largest answer body accepted, in bytes, counted after decompression. A larger one fails at
    * once and is not retried. Default 8 MiB (8 388 608), about 4 x the largest list of 1000 services.
@@ -94,6 +103,24 @@ export interface RequestSpec {
 
 const MAX_MESSAGE_LENGTH = 500;
 const MDB_SPEC = Symbol("mdbSpec");
+const MDB_CALL = Symbol("mdbCall");
+
+/** Default of {@link HttpClientOptions.callDeadlineMs}: two minutes. */
+export const DEFAULT_CALL_DEADLINE_MS = 120_000;
+
+/**
+ * What one call (a request with its retries) shares across its attempts. A class, not a plain
+ * object: axios copies plain objects of a request's config for each attempt, and keeps this one.
+ */
+class CallState {
+  /** Set when a retry was not made because the call's deadline left no time for it. */
+  stoppedByDeadline = false;
+
+  constructor(
+    /** When the call must be over, `Date.now()` milliseconds. */
+    readonly deadlineAt: number,
+  ) {}
+}
 
 /** Reads this package's version once, for the User-Agent. */
 function packageVersion(): string {
@@ -112,20 +139,49 @@ function packageVersion(): string {
 /** The User-Agent sent with every request: package name and version, and Node's. */
 export const USER_AGENT = `pulumi-managed-db/${packageVersion()} (node ${process.version})`;
 
-/** True when an axios error means the request never reached the server. */
-function neverSent(error: AxiosError): boolean {
-  return error.code === "ECONNREFUSED" || error.code === "ENOTFOUND" || error.code === "EAI_AGAIN";
+/**
+ * True when a TLS handshake met a server speaking plain HTTP: OpenSSL reads the server's
+ * `HTTP/1.1 400` as a TLS record and says `wrong version number` (or `packet length too long`).
+ */
+function plainHttpAnswer(error: AxiosError): boolean {
+  return (
+    (error.code === "EPROTO" || /^ERR_SSL_/.test(error.code ?? "")) &&
+    /wrong version number|packet length too long|http request/i.test(error.message)
+  );
 }
 
-/** Failures that repeating the same request cannot mend: the same answer would overflow again. */
-const FINAL_CODES = new Set<string | undefined>([RESPONSE_TOO_LARGE, HEADER_OVERFLOW]);
+/** True when an axios error means the request never reached the server. */
+function neverSent(error: AxiosError): boolean {
+  return (
+    error.code === "ECONNREFUSED" ||
+    error.code === "ENOTFOUND" ||
+    error.code === "EAI_AGAIN" ||
+    plainHttpAnswer(error)
+  );
+}
+
+/**
+ * Failures that repeating the same request cannot mend (the same answer would overflow again),
+ * and the call's deadline, past which nothing is repeated.
+ */
+const FINAL_CODES = new Set<string | undefined>([
+  RESPONSE_TOO_LARGE,
+  HEADER_OVERFLOW,
+  CALL_DEADLINE_EXCEEDED,
+]);
 
 /** True when a failed request may be repeated under `mode`. */
 function isRetryable(error: AxiosError, mode: RetryMode): boolean {
-  if (FINAL_CODES.has(error.code)) return false;
+  if (FINAL_CODES.has(error.code) || plainHttpAnswer(error)) return false;
   const status = error.response?.status;
   if (mode === "create") return status === 429 || (status === undefined && neverSent(error));
   return isTransientStatus(status);
+}
+
+/** How many attempts the call of `error` made, the failed one included. */
+function attemptsOf(error: AxiosError): number {
+  const state = (error.config as { "axios-retry"?: { retryCount?: number } } | undefined)?.["axios-retry"];
+  return (state?.retryCount ?? 0) + 1;
 }
 
 /** True when axios-retry had already sent this request before the attempt that got `response`. */
@@ -134,9 +190,10 @@ function retriedBefore(response: AxiosResponse): boolean {
   return (state?.retryCount ?? 0) > 0;
 }
 
-/** The per-request retry settings axios-retry reads. */
+/** The per-request retry settings axios-retry reads, and the call's shared state. */
 interface SpecCarrier {
   [MDB_SPEC]?: RequestSpec;
+  [MDB_CALL]?: CallState;
 }
 
 /** `n` bytes for a message: `8388608 bytes (8 MiB)`. */
@@ -155,7 +212,13 @@ function bytes(n: number): string {
  * beyond the longest string Node can make, which would crash the process instead of failing a call.
  */
 function checkLimits(options: HttpClientOptions): void {
-  const positive = ["timeoutMs", "attemptDeadlineMs", "maxResponseBytes", "maxHeaderBytes"] as const;
+  const positive = [
+    "timeoutMs",
+    "attemptDeadlineMs",
+    "callDeadlineMs",
+    "maxResponseBytes",
+    "maxHeaderBytes",
+  ] as const;
   for (const name of positive) {
     const value = options[name];
     if (value !== undefined && !(Number.isFinite(value) && value > 0))
@@ -178,6 +241,7 @@ export class HttpClient {
   private readonly secretKey: string;
   private readonly limits: TransportLimits;
   private readonly maxRetryAfterMs: number;
+  private readonly callDeadlineMs: number;
 
   /** Throws a `RangeError` naming the option when a limit of `options` is not usable. */
   constructor(private readonly options: HttpClientOptions) {
@@ -190,6 +254,7 @@ export class HttpClient {
       maxHeaderBytes: options.maxHeaderBytes ?? DEFAULT_TRANSPORT_LIMITS.maxHeaderBytes,
     };
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+    this.callDeadlineMs = options.callDeadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     const token = Buffer.from(`${options.publicKey}:${options.secretKey}`).toString("base64");
     this.axios = axios.create({
       baseURL: this.baseUrl,
@@ -211,14 +276,24 @@ export class HttpClient {
       retries: options.maxRetries ?? 6,
       shouldResetTimeout: true,
       retryCondition: (error) => {
-        const spec = (error.config as SpecCarrier | undefined)?.[MDB_SPEC];
+        const carrier = error.config as SpecCarrier | undefined;
+        const spec = carrier?.[MDB_SPEC];
         if (!spec || !isRetryable(error, spec.retry)) return false;
         const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
-        return asked === undefined || asked <= maxRetryAfterMs;
+        if (asked !== undefined && asked > maxRetryAfterMs) return false;
+        // No retry that could not even start before the call's deadline.
+        const call = carrier?.[MDB_CALL];
+        if (call && Date.now() + (asked ?? 0) >= call.deadlineAt) {
+          call.stoppedByDeadline = true;
+          return false;
+        }
+        return true;
       },
       retryDelay: (retryCount, error) => {
         const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
-        return asked ?? backoffDelay(backoff, retryCount - 1);
+        const delay = asked ?? backoffDelay(backoff, retryCount - 1);
+        const call = (error.config as SpecCarrier | undefined)?.[MDB_CALL];
+        return call ? Math.max(0, Math.min(delay, call.deadlineAt - Date.now())) : delay;
       },
       onRetry: (retryCount, error, config) => {
         const spec = (config as SpecCarrier)[MDB_SPEC];
@@ -241,6 +316,7 @@ export class HttpClient {
    */
   async request<T>(spec: RequestSpec, schema?: ZodType<T>): Promise<T> {
     let response: AxiosResponse;
+    const deadlineAt = Date.now() + this.callDeadlineMs;
     try {
       const config = {
         method: spec.method,
@@ -249,6 +325,9 @@ export class HttpClient {
         // Always JSON: without it axios labels a body-less POST as a form, which the API refuses.
         headers: spec.method === "GET" ? undefined : { "Content-Type": "application/json" },
         [MDB_SPEC]: spec,
+        [MDB_CALL]: new CallState(deadlineAt),
+        // Read by the adapter: an attempt ends at the call's deadline when that comes first.
+        [CALL_DEADLINE_AT]: deadlineAt,
       };
       response = await this.axios.request(config);
     } catch (error) {
@@ -260,14 +339,19 @@ export class HttpClient {
     if (!schema) return data as T;
     const parsed = schema.safeParse(data);
     if (!parsed.success) {
+      // Not JSON at all (axios leaves such a body as text): say what came, e.g. an HTML page.
+      const what =
+        typeof data === "string"
+          ? `a body that is not JSON (${response.headers?.["content-type"] ?? "no content type"}): ${data.slice(0, 200)}`
+          : `a body the client does not understand: ${parsed.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join(".")}: ${i.message}`)
+              .join("; ")}`;
       throw new MdbApiError({
         operation: spec.operation,
         status: response.status,
         code: "UNEXPECTED_RESPONSE",
-        apiMessage: `the API answered a body the client does not understand: ${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join(".")}: ${i.message}`)
-          .join("; ")}`,
+        apiMessage: this.clean(spec, `the API answered ${what}`),
         resourceId: spec.resourceId,
         ambiguous: false,
       });
@@ -303,22 +387,25 @@ export class HttpClient {
   private fromResponse(spec: RequestSpec, response: AxiosResponse): MdbApiError {
     const body = ErrorBodySchema.safeParse(response.data);
     const code = body.success ? body.data.code : `HTTP_${response.status}`;
+    // Not the API's error shape: quote what came (a proxy's page, another service's JSON).
     const message = body.success
       ? body.data.message
       : typeof response.data === "string" && response.data
         ? response.data
-        : (response.statusText ?? "no message");
+        : response.data && typeof response.data === "object"
+          ? JSON.stringify(response.data)
+          : (response.statusText ?? "no message");
     const retryAfterMs = parseRetryAfter(response.headers?.["retry-after"]);
     const beyondCap = retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs;
     const note = beyondCap
       ? ` (the API asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than ` +
-        `the ${this.maxRetryAfterMs} ms the client waits, option maxRetryAfterMs: not retried)`
+        `the ${this.maxRetryAfterMs} ms the client waits, ${describeSetting("maxRetryAfterMs")}: not retried)`
       : "";
     return new MdbApiError({
       operation: spec.operation,
       status: response.status,
       code: this.clean(spec, code),
-      apiMessage: this.clean(spec, message) + note,
+      apiMessage: this.clean(spec, message) + note + this.deadlineNote(response.config),
       resourceId: spec.resourceId,
       // A 5xx may come after the work was done; 4xx answers are definite, except a 409 to a
       // repeated request: the first attempt may have started the change the repeat conflicts with.
@@ -335,32 +422,52 @@ export class HttpClient {
       case RESPONSE_TOO_LARGE:
         return {
           code: "RESPONSE_TOO_LARGE",
-          text: `the answer from ${where} is larger than ${bytes(this.limits.maxResponseBytes)}, the limit of option maxResponseBytes; reading stopped`,
+          text: `the answer from ${where} is larger than ${bytes(this.limits.maxResponseBytes)}, the limit of ${describeSetting("maxResponseBytes")}; reading stopped`,
           retryable: false,
         };
       case HEADER_OVERFLOW:
         return {
           code: "HEADERS_TOO_LARGE",
-          text: `the answer's headers from ${where} are larger than ${bytes(this.limits.maxHeaderBytes)}, the limit of option maxHeaderBytes`,
+          text: `the answer's headers from ${where} are larger than ${bytes(this.limits.maxHeaderBytes)}, the limit of ${describeSetting("maxHeaderBytes")}`,
           retryable: false,
         };
       case DEADLINE_EXCEEDED:
         return {
           code: "TIMEOUT",
-          text: `no complete answer from ${where} within ${this.limits.attemptDeadlineMs} ms, the deadline of one attempt (option attemptDeadlineMs)`,
+          text: `no complete answer from ${where} within ${this.limits.attemptDeadlineMs} ms, the deadline of one attempt (${describeSetting("attemptDeadlineMs")})`,
+        };
+      case CALL_DEADLINE_EXCEEDED:
+        return {
+          code: "TIMEOUT",
+          text: `no complete answer from ${where} within ${this.callDeadlineMs} ms, the deadline of a call with its retries (${describeSetting("callDeadlineMs")}), after ${attemptsOf(error)} attempt(s)`,
         };
       case "ETIMEDOUT":
       case "ECONNABORTED":
         return {
           code: "TIMEOUT",
-          text: `no data from ${where} for ${this.options.timeoutMs ?? 30_000} ms, the idle timeout (option timeoutMs)`,
+          text: `no data from ${where} for ${this.options.timeoutMs ?? 30_000} ms, the idle timeout (${describeSetting("timeoutMs")})`,
         };
       default:
+        if (plainHttpAnswer(error))
+          return {
+            code: "NOT_TLS",
+            text:
+              `the server at ${new URL(where).origin} answered plain HTTP, not TLS; use http:// ` +
+              `(loopback hosts only) or check the API URL (mdb:apiUrl / MDB_API_URL)`,
+            retryable: false,
+          };
         return {
           code: "NETWORK_ERROR",
           text: `${error.code ?? "network error"} talking to ${where}: ${error.message}`,
         };
     }
+  }
+
+  /** Said after a failure that could have been retried but for the call's deadline. */
+  private deadlineNote(config: unknown): string {
+    return (config as SpecCarrier | undefined)?.[MDB_CALL]?.stoppedByDeadline
+      ? ` (not retried: the call's deadline of ${this.callDeadlineMs} ms, ${describeSetting("callDeadlineMs")}, left no time)`
+      : "";
   }
 
   private toError(spec: RequestSpec, error: unknown): MdbApiError {
@@ -370,7 +477,7 @@ export class HttpClient {
       return new MdbApiError({
         operation: spec.operation,
         code,
-        apiMessage: this.clean(spec, text),
+        apiMessage: this.clean(spec, text) + this.deadlineNote(error.config),
         resourceId: spec.resourceId,
         ambiguous: !neverSent(error),
         retryable,

@@ -67,6 +67,15 @@ export const DEFAULT_TRANSPORT_LIMITS: Readonly<TransportLimits> = {
   maxHeaderBytes: 16 * 1024,
 };
 
+/**
+ * Key of the request config that holds when the whole call (every attempt, retries and their
+ * pauses included) must be over, `Date.now()` milliseconds; absent: no such bound. An attempt's
+ * deadline is the sooner of its own and this one.
+ */
+export const CALL_DEADLINE_AT = "mdbCallDeadlineAt";
+/** Code of the `AxiosError` of an attempt cut short by the call's deadline ({@link CALL_DEADLINE_AT}). */
+export const CALL_DEADLINE_EXCEEDED = "ERR_CALL_DEADLINE_EXCEEDED";
+
 /** Code of the `AxiosError` of an answer larger than {@link TransportLimits.maxResponseBytes}. */
 export const RESPONSE_TOO_LARGE = "ERR_RESPONSE_TOO_LARGE";
 /** Code of the `AxiosError` of an attempt that passed {@link TransportLimits.attemptDeadlineMs}. */
@@ -127,9 +136,30 @@ function tooLarge(config: InternalAxiosRequestConfig, request: unknown, status: 
   );
 }
 
-/** The `AxiosError` of an attempt that passed its deadline. */
-function pastDeadline(config: InternalAxiosRequestConfig, request: unknown, deadlineMs: number) {
-  return new AxiosError(`no complete answer within ${deadlineMs} ms`, DEADLINE_EXCEEDED, config, request);
+/** The `AxiosError` of an attempt that passed its deadline, the attempt's own or the call's. */
+function pastDeadline(config: InternalAxiosRequestConfig, request: unknown, deadline: AttemptDeadline) {
+  return new AxiosError(
+    `no complete answer within ${deadline.ms} ms`,
+    deadline.call ? CALL_DEADLINE_EXCEEDED : DEADLINE_EXCEEDED,
+    config,
+    request,
+  );
+}
+
+/** How long an attempt may take, and whether the call's deadline (not the attempt's own) sets it. */
+interface AttemptDeadline {
+  ms: number;
+  call: boolean;
+}
+
+/** The deadline of an attempt of `config` starting now: its own, or what is left of the call's when sooner. */
+function attemptDeadline(config: InternalAxiosRequestConfig, limits: TransportLimits): AttemptDeadline {
+  const callAt = (config as unknown as Record<string, unknown>)[CALL_DEADLINE_AT];
+  if (typeof callAt !== "number") return { ms: limits.attemptDeadlineMs, call: false };
+  const left = Math.max(0, callAt - Date.now());
+  return left < limits.attemptDeadlineMs
+    ? { ms: left, call: true }
+    : { ms: limits.attemptDeadlineMs, call: false };
 }
 
 /**
@@ -162,10 +192,11 @@ export function proxyAdapter(limits: TransportLimits): AxiosAdapter {
   return (config) =>
     new Promise<AxiosResponse>((resolve, reject) => {
       const controller = new AbortController();
+      const deadline = attemptDeadline(config, limits);
       const timer = setTimeout(() => {
-        reject(pastDeadline(config, undefined, limits.attemptDeadlineMs));
+        reject(pastDeadline(config, undefined, deadline));
         controller.abort();
-      }, limits.attemptDeadlineMs);
+      }, deadline.ms);
       const attempt = { ...config, ...settings, signal: controller.signal };
       inner(attempt)
         .then(resolve, (error: unknown) => {
@@ -202,7 +233,8 @@ function refusedCode(status: number): string {
  * `AxiosError` that carries them, and turns socket errors and timeouts into `AxiosError`s with
  * Node's error code (`ETIMEDOUT` when `transitional.clarifyTimeoutError` is set, else
  * `ECONNABORTED`, as axios does). Past a limit it drops the connection and rejects with
- * {@link RESPONSE_TOO_LARGE}, {@link DEADLINE_EXCEEDED} or {@link HEADER_OVERFLOW}.
+ * {@link RESPONSE_TOO_LARGE}, {@link DEADLINE_EXCEEDED} (or {@link CALL_DEADLINE_EXCEEDED} when the
+ * call's deadline came first) or {@link HEADER_OVERFLOW}.
  */
 export function nodeAdapter(limits: TransportLimits): AxiosAdapter {
   return (config: InternalAxiosRequestConfig) =>
@@ -277,10 +309,8 @@ export function nodeAdapter(limits: TransportLimits): AxiosAdapter {
           });
         },
       );
-      const deadline = setTimeout(
-        () => fail(pastDeadline(config, request, limits.attemptDeadlineMs)),
-        limits.attemptDeadlineMs,
-      );
+      const bound = attemptDeadline(config, limits);
+      const deadline = setTimeout(() => fail(pastDeadline(config, request, bound)), bound.ms);
       request.on("error", (error: NodeJS.ErrnoException) =>
         fail(AxiosError.from(error, error.code, config, request)),
       );

@@ -3,6 +3,13 @@
  * failure per bad property, in the kit's wording (`messages.ts`); a property the resource does
  * not know fails too, suggesting the closest known one; values unknown during preview are
  * never reported. No API call: this is the part of check that needs nothing but the program.
+ *
+ * Values never printed: Pulumi's engine prints a failure that names a property with the value
+ * the program gave it (`property password value {&{{short}}} has a problem: ...`, its
+ * `issueCheckFailures`), secrets included. So a failure about a secret input, or about a
+ * property the resource does not know (a misspelt `pasword` is likely a secret), is handed to
+ * the engine as a failure of the resource, naming the property in its reason: the engine then
+ * has no value to print ({@link withoutPrintedValues}).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
@@ -27,6 +34,30 @@ export interface CheckFacts {
   typeName: string;
   /** Output names that are not inputs: giving one is refused as such. */
   outputNames?: readonly string[];
+  /** Secret rows (the field table's `secret`): a failure about one never lets its value be printed. */
+  secretOutputs?: readonly string[];
+  /** Input names, when `schema` is not a plain object (a refined one): a failure of another property never lets its value be printed. */
+  inputNames?: readonly string[];
+}
+
+/**
+ * `failures` as the engine may print them without a secret: a failure about a secret input or
+ * about a property that is not an input becomes a failure of the resource whose reason names
+ * the property (`property password (secret) must be at least 8 characters`), since the engine
+ * prints the program's value beside any property a failure names. Others are kept as they are.
+ */
+export function withoutPrintedValues(
+  failures: pulumi.dynamic.CheckFailure[],
+  facts: CheckFacts,
+): pulumi.dynamic.CheckFailure[] {
+  const secret = new Set(facts.secretOutputs ?? []);
+  const inputs = facts.inputNames ? new Set(facts.inputNames) : undefined;
+  return failures.map(({ property, reason }) => {
+    if (property === "") return { property, reason };
+    if (secret.has(property)) return { property: "", reason: `property ${property} (secret) ${reason}` };
+    if (inputs && !inputs.has(property)) return { property: "", reason: `property ${property} ${reason}` };
+    return { property, reason };
+  });
 }
 
 /** The inputs `schema` declares (its object shape), or none when it is not an object schema. */
@@ -65,6 +96,7 @@ export function checkInputs<T extends z.ZodType>(
   const known = inputNames(schema);
   const failures = known.length > 0 ? unknownProperties(known, news, facts) : [];
   const result = safeParseInputs(schema, news);
+  const printable = { ...facts, inputNames: facts.inputNames ?? (known.length > 0 ? known : undefined) };
   if (result.success && failures.length === 0) {
     const inputs: Record<string, unknown> = { ...(result.data as Record<string, unknown>) };
     for (const key of Object.keys(news)) if (HIDDEN_INPUTS.has(key)) inputs[key] = news[key];
@@ -73,7 +105,8 @@ export function checkInputs<T extends z.ZodType>(
   // One failure per property: several problems with one value are joined in its reason.
   const reasons = new Map<string, string[]>();
   for (const issue of result.success ? [] : result.error.issues) {
-    const property = issue.path.length ? String(issue.path[0]) : "(inputs)";
+    // An issue of no property (a rule across the inputs) is the resource's.
+    const property = issue.path.length ? String(issue.path[0]) : "";
     if (isUnknown(news[property])) continue;
     const where = issue.path.length > 1 ? `${issue.path.map(String).join(".")}: ` : "";
     const list = reasons.get(property) ?? [];
@@ -82,5 +115,5 @@ export function checkInputs<T extends z.ZodType>(
   }
   failures.push(...[...reasons].map(([property, list]) => ({ property, reason: list.join("; ") })));
   // Only unknowns failed: keep the inputs as given; create/update see them resolved.
-  return { inputs: news, failures };
+  return { inputs: news, failures: withoutPrintedValues(failures, printable) };
 }

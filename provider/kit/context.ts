@@ -27,6 +27,8 @@ export interface Session {
   api: MdbApi;
   /** The project of a resource: `own` when given, else the configured one, else the key's. */
   projectId(own?: string): Promise<string>;
+  /** The project the API key belongs to (`GET /auth/info`, asked once; again after a failure). */
+  keyProjectId(): Promise<string>;
   /** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`). */
   adoptExisting: boolean;
 }

@@ -12,7 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Runtime } from "./context";
 import { adoptIfImported } from "./adopt";
-import { checkInputs } from "./check";
+import { checkInputs, withoutPrintedValues } from "./check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import { DetailedDiffResult, type UnknownWord, diffResource } from "./diff";
@@ -171,7 +171,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           checked.inputs as I,
           olds,
         );
-        return { inputs: checked.inputs, failures: found };
+        return { inputs: checked.inputs, failures: withoutPrintedValues(found, spec) };
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
         progress(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);

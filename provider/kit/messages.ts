@@ -19,6 +19,14 @@ const EXPECTED: Record<string, string> = {
   date: "a date",
 };
 
+/** True for a string that reads as a number (`"2000"`, ` 1.5 `): a program that quoted a number. */
+export function isNumeral(value: unknown): value is string {
+  return typeof value === "string" && /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/.test(value);
+}
+
+/** What a number given as text is told; it never quotes the value (which may be anyone's). */
+export const NUMBER_NOT_TEXT = "must be a number, not text: write it without quotes";
+
 /** The rule of a size bound: `at least 8 characters`, `at most 2`, `greater than 0`. */
 function bound(
   kind: "least" | "most",
@@ -49,6 +57,8 @@ export const inputErrorMap: z.core.$ZodErrorMap = (issue) => {
     return "is required";
   switch (issue.code) {
     case "invalid_type":
+      if ((issue.expected === "number" || issue.expected === "int") && isNumeral(issue.input))
+        return NUMBER_NOT_TEXT;
       return `must be ${EXPECTED[issue.expected] ?? `of type ${issue.expected}`}`;
     case "invalid_value":
       return `must be ${oneOf(issue.values.map(String))}`;

@@ -1,15 +1,22 @@
 /**
  * What `check` verifies besides the program's inputs, so that `pulumi preview` (which calls
  * check, never create) already tells a user what `up` would fail on: the provider's
- * configuration (no API call), then access, with one read-only call per project, cached for
- * the provider process: a wrong key (401) or a project the key cannot reach (403), naming the
- * config keys to fix.
+ * configuration (no API call), then access, cached for the provider process: `GET /auth/info`
+ * (plus a list in the project when it is not the key's own) tells a URL that does not serve the
+ * API (a 404 or another 4xx, a redirect, an HTML page or another service's JSON), a wrong key
+ * (401) or a project the key cannot reach (403), naming the config keys to fix.
+ *
+ * Kept apart on purpose: an answer that says nothing about the settings (a 5xx, a 429) is
+ * reported as a progress line and the preview goes on, since it is the API's trouble of the
+ * moment and the same settings may well work for `up`; no answer at all (network) fails the
+ * check, naming the API URL, and is asked again by the next check.
  *
  * These run in Pulumi's provider host only, which always calls the provider's `configure`
  * before its first `check` (see `Runtime.enableLiveChecks`). A `check` called directly (unit
  * tests, tools) validates the inputs alone, with no configuration needed.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { API_PREFIX } from "../client/base-url";
 import { MdbApiError } from "../client/errors";
 import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../config";
 import type { Runtime } from "./context";
@@ -31,6 +38,42 @@ const accessCaches = new WeakMap<Runtime, Map<string, Promise<Access>>>();
 
 /** The keys of both halves of the API key, for messages. */
 const KEY_SETTINGS = `${settingName("publicKey")} and ${settingName("secretKey")}`;
+
+/** What an answer that is not the API's looked like, in a few words (never more than 80 characters of it). */
+function describeAnswer(error: MdbApiError): string {
+  if (error.code === "REDIRECTED") return `HTTP ${error.status}, ${error.apiMessage.split(";")[0]}`;
+  const text = error.apiMessage.trim();
+  const kind = /<(!doctype|html|head|body)\b/i.test(text)
+    ? "an HTML page"
+    : error.code === "UNEXPECTED_RESPONSE"
+      ? "a body that is not the API's"
+      : `${error.code}${text ? `: ${text.length > 80 ? `${text.slice(0, 80)}...` : text}` : ""}`;
+  return `HTTP ${error.status}, ${kind}`;
+}
+
+/**
+ * The failure of a base URL whose `GET /auth/info` (an endpoint every key may call) was not
+ * answered as the API answers it: any 4xx but 401 and 403, a redirect, or a success whose body
+ * is not the API's (an HTML page, another service's JSON). Undefined for any other error.
+ */
+function notTheApi(error: unknown, settings: ProviderConfig): Access | undefined {
+  if (!(error instanceof MdbApiError) || error.status === undefined) return undefined;
+  const wrong =
+    error.code === "REDIRECTED" ||
+    error.code === "UNEXPECTED_RESPONSE" ||
+    (error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status));
+  if (!wrong) return undefined;
+  return {
+    failure: {
+      property: "",
+      reason:
+        `the server at ${settings.apiUrl}, set by ${settingName("apiUrl")}, does not answer as the Managed ` +
+        `Database API (GET ${settings.apiUrl}/auth/info: ${describeAnswer(error)}); set ` +
+        `${settingName("apiUrl")} to the API's base URL, e.g. https://api.example.com${API_PREFIX} ` +
+        `(a URL with no path gets ${API_PREFIX})`,
+    },
+  };
+}
 
 /** What an access error means, or undefined when it says nothing about the settings. */
 function accessFailure(
@@ -65,15 +108,20 @@ function accessFailure(
   return undefined;
 }
 
-/** Asks the API once: the key's project (`GET /auth/info`), or a list in the project named. */
+/**
+ * Asks the API once: whether it is the API and knows the key (`GET /auth/info`), then, for a
+ * project other than the key's own, whether the key reaches it (a list in that project).
+ */
 async function probe(runtime: Runtime, settings: ProviderConfig, own: string | undefined): Promise<Access> {
   const projectId = own ?? settings.projectId;
+  const session = runtime.session();
   try {
-    if (projectId === undefined) return { projectId: await runtime.session().projectId() };
-    await runtime.session().api.listVpcs(projectId);
+    const keyProject = await session.keyProjectId();
+    if (projectId === undefined || projectId === keyProject) return { projectId: projectId ?? keyProject };
+    await session.api.listVpcs(projectId);
     return { projectId };
   } catch (error) {
-    const access = accessFailure(error, settings, projectId, own);
+    const access = notTheApi(error, settings) ?? accessFailure(error, settings, projectId, own);
     if (access) return access;
     throw error;
   }

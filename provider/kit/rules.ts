@@ -6,6 +6,7 @@
  * kit's error map (`messages.ts`).
  */
 import { z } from "zod";
+import { NUMBER_NOT_TEXT, isNumeral } from "./messages";
 import {
   CPU_MILLIS,
   ENVIRONMENTS,
@@ -54,13 +55,16 @@ export const memoryGbsField = wholeIn(MEMORY_GBS);
 export const sizeOrShared = (range: WholeRange) =>
   z.union([wholeIn(range), z.literal(SHARED)], {
     // A number breaking the range gets its rule (the union reports it); the kit's wording for
-    // what is missing or of another type; a string is told both choices.
+    // what is missing or of another type; a number written as text is told so; another string
+    // is told both choices.
     error: (issue) =>
       issue.input === undefined
         ? "is required"
-        : typeof issue.input === "string"
-          ? `must be ${describeRange(range)}, or "${SHARED}"`
-          : "must be a number",
+        : isNumeral(issue.input)
+          ? `${NUMBER_NOT_TEXT} (or "${SHARED}")`
+          : typeof issue.input === "string"
+            ? `must be ${describeRange(range)}, or "${SHARED}"`
+            : "must be a number",
   });
 
 /** Nodes of a read replica set: 1 to 10 ({@link REPLICA_SET_NODES}). */

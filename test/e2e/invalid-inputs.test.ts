@@ -19,8 +19,14 @@ interface Row {
   property?: string;
   /** Inputs over the kind's valid ones (null leaves one out). */
   args?: Record<string, unknown>;
-  /** The rule the message states, after `has a problem: `. */
+  /** The rule the message states, after `has a problem: ` (after the property, when printed by the resource). */
   rule: string | RegExp;
+  /**
+   * How Pulumi prints it: by default `property X value V has a problem: RULE`; `resource` for a
+   * secret input or a property that is not an input, which the provider reports as the
+   * resource's problem so that Pulumi has no value to print: `has a problem: property X RULE`.
+   */
+  printed?: "resource";
 }
 
 /** Rows run by one command, on one resource. */
@@ -33,6 +39,10 @@ interface Run {
   config?: Record<string, string>;
   /** Environment of the CLI for this run only (undefined removes a variable). */
   env?: Record<string, string | undefined>;
+  /** Inputs the program gives as `pulumi.secret(value)`: no output of preview or up may show their values. */
+  secret?: string[];
+  /** Extra forms of a secret value Pulumi could print (a number as Go formats it). */
+  secretForms?: string[];
   rows: Row[];
 }
 
@@ -40,6 +50,8 @@ const CPU = "must be a multiple of 250 from 250 to 64000";
 const MEMORY = "must be a whole number from 1 to 1024";
 const NODES = "must be a whole number from 1 to 10";
 const HA = "must be a whole number from 0 to 2";
+/** Stands for the emulator's origin (`http://127.0.0.1:PORT`) in a run's environment. */
+const EMULATOR_ORIGIN = "<emulator origin>";
 /** The id of a VPC in eu-west-1, made through the API before the runs (the programs are in us-east-1). */
 const OTHER_REGION_VPC = "<vpc in eu-west-1>";
 
@@ -53,7 +65,12 @@ const RUNS: Run[] = [
       { property: "replicaCount", args: { replicaCount: 3 }, rule: HA },
       { property: "syncReplicaCount", args: { syncReplicaCount: 7 }, rule: HA },
       { property: "environment", args: { environment: "STAGING" }, rule: "must be PROD or DEV" },
-      { property: "password", args: { password: "short" }, rule: "must be at least 8 characters" },
+      {
+        property: "password",
+        args: { password: "short" },
+        rule: "(secret) must be at least 8 characters",
+        printed: "resource",
+      },
       { property: "connectionPooler", args: { connectionPooler: "yes" }, rule: "must be true or false" },
       { property: "paused", args: { paused: "no" }, rule: "must be true or false" },
       {
@@ -66,6 +83,7 @@ const RUNS: Run[] = [
         property: "diskGbs",
         args: { diskGbs: 100 },
         rule: "is not an input of Service; did you mean memoryGbs?",
+        printed: "resource",
       },
       {
         property: "forkFrom",
@@ -85,7 +103,12 @@ const RUNS: Run[] = [
       { property: "regionCode", args: { regionCode: "" }, rule: "must not be empty" },
       { property: "name", args: { name: "  " }, rule: "must not be empty" },
       { property: "vpcId", args: { vpcId: "" }, rule: "must not be empty" },
-      { property: "cpu", args: { cpu: 2000 }, rule: "is not an input of Service; did you mean cpuMillis?" },
+      {
+        property: "cpu",
+        args: { cpu: 2000 },
+        rule: "is not an input of Service; did you mean cpuMillis?",
+        printed: "resource",
+      },
       {
         property: "forkFrom",
         args: { forkFrom: { serviceId: "svc-source", strategy: "LATEST" } },
@@ -97,10 +120,58 @@ const RUNS: Run[] = [
     title: "a service missing inputs, a number as text, an output given as an input",
     kind: "Service",
     rows: [
-      { property: "cpuMillis", args: { cpuMillis: "1000" }, rule: `${CPU}, or "shared"` },
+      {
+        property: "cpuMillis",
+        args: { cpuMillis: "1000" },
+        rule: 'must be a number, not text: write it without quotes (or "shared")',
+      },
       { property: "memoryGbs", args: { memoryGbs: null }, rule: "is required" },
       { property: "regionCode", args: { regionCode: null }, rule: "is required" },
-      { property: "status", args: { status: "READY" }, rule: "is an output of Service, not an input" },
+      {
+        property: "status",
+        args: { status: "READY" },
+        rule: "is an output of Service, not an input",
+        printed: "resource",
+      },
+    ],
+  },
+  {
+    title: "secrets: a short password and a misspelt one, given as pulumi.secret",
+    kind: "Service",
+    secret: ["password", "pasword"],
+    rows: [
+      {
+        property: "password",
+        args: { password: "Zq7-sec" },
+        rule: "(secret) must be at least 8 characters",
+        printed: "resource",
+      },
+      {
+        property: "pasword",
+        args: { pasword: "Typo-secret-Value-91" },
+        rule: "is not an input of Service; did you mean password?",
+        printed: "resource",
+      },
+    ],
+  },
+  {
+    title: "secrets: a read replica set's password that is not text, given as pulumi.secret",
+    kind: "ReadReplicaSet",
+    secret: ["password", "passwd"],
+    secretForms: ["9.18273645e+08"],
+    rows: [
+      {
+        property: "password",
+        args: { password: 918273645 },
+        rule: "(secret) must be a string",
+        printed: "resource",
+      },
+      {
+        property: "passwd",
+        args: { passwd: "Rrs-typo-secret-66" },
+        rule: /is not an input of ReadReplicaSet/,
+        printed: "resource",
+      },
     ],
   },
   {
@@ -160,6 +231,7 @@ const RUNS: Run[] = [
         property: "nodeCount",
         args: { nodeCount: 3 },
         rule: "is not an input of ReadReplicaSet; did you mean nodes?",
+        printed: "resource",
       },
     ],
   },
@@ -185,6 +257,7 @@ const RUNS: Run[] = [
         property: "region",
         args: { region: "us-east-1" },
         rule: "is not an input of Vpc; did you mean regionCode?",
+        printed: "resource",
       },
       { property: "name", args: { name: "" }, rule: "must not be empty" },
     ],
@@ -204,6 +277,7 @@ const RUNS: Run[] = [
         property: "peerRegion",
         args: { peerRegion: "us-west-2" },
         rule: "is not an input of VpcPeering; did you mean peerRegionCode?",
+        printed: "resource",
       },
       { property: "vpcId", args: { vpcId: "" }, rule: "must not be empty" },
     ],
@@ -230,6 +304,26 @@ const RUNS: Run[] = [
       },
       {
         rule: /mdb:secretKey is required: set it with `pulumi config set mdb:secretKey --secret <value>` or the environment variable MDB_SECRET_KEY/,
+      },
+    ],
+  },
+  {
+    title: "an API URL with a path the API does not serve (/api/v2)",
+    kind: "Vpc",
+    env: { MDB_API_URL: `${EMULATOR_ORIGIN}/api/v2` },
+    rows: [
+      {
+        rule: /the server at http:\/\/127\.0\.0\.1:\d+\/api\/v2, set by mdb:apiUrl \/ MDB_API_URL, does not answer as the Managed Database API \(GET \S+\/api\/v2\/auth\/info: HTTP 404, .*\); set mdb:apiUrl \/ MDB_API_URL to the API's base URL/,
+      },
+    ],
+  },
+  {
+    title: "a transport limit in stack config that is not a number",
+    kind: "Vpc",
+    config: { "mdb:callDeadlineMs": "2m" },
+    rows: [
+      {
+        rule: /stack config mdb:callDeadlineMs is "2m"; it must be a whole number from 1 to \d+ \(milliseconds\)\. Set it with `pulumi config set mdb:callDeadlineMs <value>` or the environment variable MDB_CALL_DEADLINE_MS/,
       },
     ],
   },
@@ -284,6 +378,20 @@ const RUNS: Run[] = [
     rows: [{ property: "cpuMillis", args: { cpuMillis: 1_000_000 }, rule: CPU }],
   },
   {
+    title: "at up: a short secret password",
+    kind: "Service",
+    late: ["password"],
+    secret: ["password"],
+    rows: [
+      {
+        property: "password",
+        args: { password: "Up-sec1" },
+        rule: "(secret) must be at least 8 characters",
+        printed: "resource",
+      },
+    ],
+  },
+  {
     title: "at up: a read replica set of 100 nodes",
     kind: "ReadReplicaSet",
     late: ["nodes"],
@@ -297,9 +405,11 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** The line Pulumi prints for `row` of resource `name`. */
 function expectedLine(name: string, row: Row): RegExp {
   const rule = typeof row.rule === "string" ? escape(row.rule) : row.rule.source;
-  const where = row.property
-    ? `: property ${escape(row.property)} value .* has a problem: `
-    : " has a problem: ";
+  const where = !row.property
+    ? " has a problem: "
+    : row.printed === "resource"
+      ? ` has a problem: property ${escape(row.property)} `
+      : `: property ${escape(row.property)} value .* has a problem: `;
   return new RegExp(`resource '${escape(name)}'${where}${rule}`);
 }
 
@@ -337,7 +447,10 @@ async function execute(run: Run, index: number): Promise<Outcome> {
   const name = `case${index + 1}`;
   const args = Object.assign({}, ...run.rows.map((r) => r.args ?? {})) as Record<string, unknown>;
   for (const [key, value] of Object.entries(args)) if (value === OTHER_REGION_VPC) args[key] = otherRegionVpc;
-  const env = { ...run.env, MDB_E2E_CASE: JSON.stringify([{ kind: run.kind, name, args, late: run.late }]) };
+  const declared = [{ kind: run.kind, name, args, late: run.late, secret: run.secret }];
+  const env: Record<string, string | undefined> = { ...run.env, MDB_E2E_CASE: JSON.stringify(declared) };
+  const origin = new URL(emulator.url).origin;
+  for (const [key, value] of Object.entries(env)) env[key] = value?.replace(EMULATOR_ORIGIN, origin);
   for (const [key, value] of Object.entries(run.config ?? {})) await ws.config(key, value);
   await emulator.clearCalls();
   try {
@@ -385,4 +498,15 @@ describe.each(RUNS.map((run, index) => [run.title, run, index] as const))("%s", 
       expect(outcome.mutating).toEqual([]);
     },
   );
+
+  if (run.secret)
+    it("no output of preview or up shows a secret value", () => {
+      const values = run.secret!.map((key) =>
+        String(run.rows.find((r) => r.args?.[key] !== undefined)?.args?.[key]),
+      );
+      for (const value of [...values, ...(run.secretForms ?? [])])
+        expect(outcome.output).not.toContain(value);
+      // The command ran and said something, so the check above had text to look in.
+      expect(outcome.output).toMatch(/has a problem: property password \(secret\)/);
+    });
 });

@@ -295,6 +295,24 @@ describe("errors carry status, code and message", () => {
   });
 });
 
+describe("https:// to a server speaking plain HTTP", () => {
+  it("says so in plain words, once, with no TLS library noise", async () => {
+    const plain = `https://${new URL(emu.url).host}`;
+    await emu.clearRequests();
+    const client = new MdbApi({ baseUrl: plain, publicKey: "pk", secretKey: SECRET_KEY, maxRetries: 6 });
+    const error = await apiFailure(client.listServices(projectId));
+    expect(error.message).toBe(
+      `listServices failed: NOT_TLS: the server at ${plain} answered plain HTTP, not TLS; use http:// ` +
+        "(loopback hosts only) or check the API URL (mdb:apiUrl / MDB_API_URL)",
+    );
+    expect(error.message).not.toMatch(/version number|SSL|ssl3|openssl/i);
+    // Asking again cannot help, and nothing reached the API.
+    expect(error.isTransient).toBe(false);
+    expect(error.ambiguous).toBe(false);
+    expect(await emu.requests()).toEqual([]);
+  });
+});
+
 describe("no secret in any error", () => {
   const basic = (publicKey: string, secretKey: string) =>
     Buffer.from(`${publicKey}:${secretKey}`).toString("base64");

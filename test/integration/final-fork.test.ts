@@ -122,3 +122,60 @@ it("a service already gone is not forked (the delete's 404 means done)", async (
   expect(calls).toEqual([DELETE]);
   expect(await listServices()).toEqual([]);
 });
+
+describe("a fixed finalFork.name already held by an earlier final fork", () => {
+  const archive = { ...BASE, finalFork: { name: "orders-final" } };
+
+  it("names the second fork <name>-<service id>, says so, and every name stays unique (a lookup by name works)", async () => {
+    const first = await services.create(archive);
+    await services.delete(first);
+    const second = await services.create(archive);
+    progressLines.length = 0;
+    const { calls } = await recordCalls(emu, () => services.delete(second));
+    expect(calls).toEqual([FORK, DELETE]);
+    const left = await listServices();
+    expect(left.map((s) => [s.name, s.forked_from?.service_id]).sort()).toEqual(
+      [
+        ["orders-final", first.id],
+        [`orders-final-${second.id}`, second.id],
+      ].sort(),
+    );
+    expect(progressLines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`is already named "orders-final" .*this final fork is named "orders-final-${second.id}"`),
+      ),
+    );
+    const { getService } = await import("../../provider/functions");
+    expect((await getService({ name: "orders-final" })).forkFrom?.serviceId).toBe(first.id);
+    expect((await getService({ name: `orders-final-${second.id}` })).forkFrom?.serviceId).toBe(second.id);
+  });
+
+  it("a delete that failed after that fork runs again without a second one", async () => {
+    const first = await services.create(archive);
+    await services.delete(first);
+    const second = await services.create(archive);
+    await emu.setFaults({
+      rules: [{ method: "DELETE", path: `/services/${second.id}$`, status: 400, count: 10 }],
+    });
+    await errorOf(services.delete(second));
+    await emu.setFaults({});
+    const { calls } = await recordCalls(emu, () => services.delete(second));
+    expect(calls).toEqual([DELETE]);
+    expect((await listServices()).map((s) => s.name).sort()).toEqual(
+      ["orders-final", `orders-final-${second.id}`].sort(),
+    );
+  });
+
+  it("when <name>-<service id> is held too, refuses before forking or deleting anything", async () => {
+    const first = await services.create(archive);
+    await services.delete(first);
+    const second = await services.create(archive);
+    await services.create({ ...BASE, name: `orders-final-${second.id}` });
+    const { calls, result } = await recordCalls(emu, () => errorOf(services.delete(second)));
+    expect(result.message).toMatch(
+      /cannot take its final fork: services named "orders-final" \(.*\) and "orders-final-.*" \(.*\) exist; set finalFork.name to a name no service has. Nothing was forked or deleted/,
+    );
+    expect(calls).toEqual([]);
+    expect((await listServices()).map((s) => s.service_id)).toContain(second.id);
+  });
+});

@@ -127,7 +127,7 @@ describe("each invoke returns the API's data camelCase", () => {
       paused: false,
       status: "READY",
       endpoint: { host: expect.any(String), port: 5432 },
-      readReplicaSets: [{ id: replicaSetId, name: "readers", status: "active", nodes: 2 }],
+      readReplicaSets: [{ id: replicaSetId, name: "readers" }],
     });
     expect(service).not.toHaveProperty("password");
     expect(service).not.toHaveProperty("initialPassword");

@@ -5,6 +5,8 @@
  * Service's vpcId is looked up (missing, in another region) at check, and again before the
  * create, so nothing is created for a bad one. Check itself never changes anything.
  */
+import * as http from "http";
+import type { AddressInfo } from "net";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PROVIDERS } from "../../provider/host";
 import { UNKNOWN } from "../../provider/kit/check";
@@ -69,7 +71,8 @@ describe("access", () => {
     const calls = await requestsOf(async () => {
       for (let i = 0; i < 3; i++) expect(await failuresOf(service)).toEqual([]);
     });
-    expect(calls).toEqual(["GET /projects/{project}/vpcs"]);
+    // The configured project is the key's own: GET /auth/info answers both questions.
+    expect(calls).toEqual(["GET /auth/info"]);
   });
 
   it("a wrong key (401) names both halves of the key, never the secret", async () => {
@@ -113,6 +116,87 @@ describe("access", () => {
         /^: cannot reach the API at http:\/\/127\.0\.0\.1:9, set by mdb:apiUrl \/ MDB_API_URL: ECONNREFUSED/,
       ),
     ]);
+  });
+});
+
+describe("an API URL that does not answer as the API fails check, naming mdb:apiUrl / MDB_API_URL", () => {
+  let server: http.Server;
+  let origin: string;
+  /** What the stand-in server answers, per path. */
+  const answers: Record<string, { status: number; type: string; body: string; location?: string }> = {
+    "/html/auth/info": {
+      status: 200,
+      type: "text/html",
+      body: "<!DOCTYPE html><html><body>Welcome</body></html>",
+    },
+    "/html404/auth/info": {
+      status: 404,
+      type: "text/html",
+      body: "<html><body><h1>404 Not Found</h1></body></html>",
+    },
+    "/other/auth/info": { status: 200, type: "application/json", body: '{"status":"ok","version":"2.4.1"}' },
+    "/other404/auth/info": { status: 404, type: "application/json", body: '{"error":"no such route"}' },
+    "/moved/auth/info": {
+      status: 301,
+      type: "text/plain",
+      body: "",
+      location: "https://elsewhere.example/v9/auth/info",
+    },
+  };
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      const answer = answers[req.url ?? ""] ?? { status: 500, type: "text/plain", body: "unexpected" };
+      res.writeHead(answer.status, {
+        "content-type": answer.type,
+        ...(answer.location ? { location: answer.location } : {}),
+      });
+      res.end(answer.body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const NAMED =
+    /^: the server at \S+, set by mdb:apiUrl \/ MDB_API_URL, does not answer as the Managed Database API \(GET \S+\/auth\/info: /;
+
+  it("the emulator under another path (/api/v2): its 404, with one call", async () => {
+    const url = `${new URL(emu.url).origin}/api/v2`;
+    const calls = await withEnv({ MDB_API_URL: url }, () =>
+      requestsOf(async () => {
+        const failures = await failuresOf(service);
+        expect(failures).toEqual([expect.stringMatching(NAMED)]);
+        expect(failures[0]).toContain(`the server at ${url},`);
+        expect(failures[0]).toMatch(
+          /HTTP 404, .*\); set mdb:apiUrl \/ MDB_API_URL to the API's base URL, e\.g\. https:\/\/api\.example\.com\/public\/api\/v1/,
+        );
+      }),
+    );
+    expect(calls).toEqual(["GET /api/v2/auth/info"]);
+  });
+
+  it.each([
+    ["an HTML page (200)", "/html", "HTTP 200, an HTML page"],
+    ["an HTML 404 page", "/html404", "HTTP 404, an HTML page"],
+    ["another service's JSON (200)", "/other", "HTTP 200, a body that is not the API's"],
+    ["another service's JSON 404", "/other404", 'HTTP 404, HTTP_404: {"error":"no such route"}'],
+    [
+      "a redirect",
+      "/moved",
+      "HTTP 301, the server redirected the request to https://elsewhere.example/v9/auth/info",
+    ],
+  ])("%s", async (_what, path, answer) => {
+    const failures = await withEnv({ MDB_API_URL: `${origin}${path}` }, () => failuresOf(service));
+    expect(failures).toEqual([expect.stringMatching(NAMED)]);
+    expect(failures[0]).toContain(`(GET ${origin}${path}/auth/info: ${answer})`);
+  });
+
+  it("with a projectId input too: the URL is what is wrong, not the project", async () => {
+    const failures = await withEnv({ MDB_API_URL: `${origin}/html` }, () =>
+      failuresOf({ ...service, projectId: "proj-other" }),
+    );
+    expect(failures).toEqual([expect.stringMatching(NAMED)]);
   });
 });
 

@@ -6,7 +6,8 @@
  * by every resource: resources-shared.test.ts.
  */
 import type { TestEmulator } from "../helpers/emulator";
-import { PROVIDER, ReplaceNeededError, recordCalls } from "../helpers/provider";
+import { PROVIDERS } from "../../provider/host";
+import { PROVIDER, ReplaceNeededError, drive, recordCalls } from "../helpers/provider";
 import {
   ONE,
   SETS,
@@ -88,6 +89,17 @@ describe("diff table", () => {
       expect(await only()).toMatchObject({ id: set.outs.replicaSetId, status: "active", [snake]: value });
     },
   );
+
+  it("the service's outputs list the set by id and name, which a resize leaves as they were (no refresh noise)", async () => {
+    const services = drive(PROVIDERS.service);
+    const set = await sets.create(readers());
+    const before = await services.read(serviceId);
+    await sets.update(set, readers({ nodes: 3, cpuMillis: 1000 }));
+    const after = await services.read(serviceId, before.props);
+    const [, replicaSetId] = String(set.id).split("/");
+    expect(before.props?.readReplicaSets).toEqual([{ id: replicaSetId, name: "readers" }]);
+    expect(after.props?.readReplicaSets).toEqual(before.props?.readReplicaSets);
+  });
 
   it("nodes, CPU and memory together: one resize", async () => {
     const set = await sets.create(readers());

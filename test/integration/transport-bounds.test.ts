@@ -11,6 +11,8 @@ import * as net from "node:net";
 import type { AddressInfo } from "node:net";
 import * as zlib from "node:zlib";
 import { HttpClient, type HttpClientOptions, type RequestSpec } from "../../provider/client/http";
+import { resolveConfig } from "../../provider/config";
+import { ApiSession } from "../../provider/runtime";
 import { apiFailure } from "./client-helpers";
 
 const SECRET = "sk-BOUNDS-very-secret-789";
@@ -264,12 +266,31 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
         expect(error.code).toBe("TIMEOUT");
         expect(error.message).toMatch(/^getService failed: TIMEOUT: no complete answer from /);
         expect(error.message).toContain(
-          "within 400 ms, the deadline of one attempt (option attemptDeadlineMs)",
+          "within 400 ms, the deadline of one attempt (option attemptDeadlineMs, mdb:attemptDeadlineMs / MDB_ATTEMPT_DEADLINE_MS)",
         );
         expect(srv.requests()).toBe(3);
         // Three attempts of 400 ms and two short pauses; far below the 5 s idle timeout.
         expect(ms).toBeGreaterThanOrEqual(3 * 400 - 50);
         expect(ms).toBeLessThan(3_000);
+        expectNoCredential(error.message);
+      } finally {
+        await srv.close();
+      }
+    });
+
+    it("ends the whole call at callDeadlineMs, retries included, cutting the last attempt short", async () => {
+      const srv = await trickler();
+      try {
+        // Attempts of 400 ms and 6 retries would take 2.8 s; the call's deadline ends it at 1 s.
+        const client = clientOf(srv, { maxRetries: 6, callDeadlineMs: 1_000 });
+        const { error, ms } = await timedFailure(client.request(GET));
+        expect(error.code).toBe("TIMEOUT");
+        expect(error.message).toMatch(
+          /^getService failed: TIMEOUT: no complete answer from \S+ within 1000 ms, the deadline of a call with its retries \(option callDeadlineMs, mdb:callDeadlineMs \/ MDB_CALL_DEADLINE_MS\), after 3 attempt\(s\)$/,
+        );
+        expect(srv.requests()).toBe(3);
+        expect(ms).toBeGreaterThanOrEqual(1_000 - 20);
+        expect(ms).toBeLessThan(1_400);
         expectNoCredential(error.message);
       } finally {
         await srv.close();
@@ -365,11 +386,32 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
       const { error, ms } = await timedFailure(clientOf(srv).request(GET));
       expect(error.message).toBe(
         "getService failed: HTTP 429 RATE_LIMITED: slow down (the API asked to wait 86400 s before trying again, " +
-          "longer than the 60000 ms the client waits, option maxRetryAfterMs: not retried)",
+          "longer than the 60000 ms the client waits, option maxRetryAfterMs, mdb:maxRetryAfterMs / MDB_MAX_RETRY_AFTER_MS: not retried)",
       );
       expect(error.isTransient).toBe(false);
       expect(srv.requests()).toBe(1);
       expect(ms).toBeLessThan(1_000);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it("a 503 with Retry-After is not retried past the call's deadline, and says so", async () => {
+    const body = '{"code":"UNAVAILABLE","message":"busy"}';
+    const srv = await rawServer((socket) =>
+      socket.end(head("503 Service Unavailable", { "Retry-After": 1, "Content-Length": body.length }) + body),
+    );
+    try {
+      const client = clientOf(srv, { maxRetries: 6, callDeadlineMs: 1_500 });
+      const { error, ms } = await timedFailure(client.request(GET));
+      expect(error.message).toBe(
+        "getService failed: HTTP 503 UNAVAILABLE: busy (not retried: the call's deadline of 1500 ms, " +
+          "option callDeadlineMs, mdb:callDeadlineMs / MDB_CALL_DEADLINE_MS, left no time)",
+      );
+      // Asked at once, again after the 1 s the API asked for; a third wait would pass 1.5 s.
+      expect(srv.requests()).toBe(2);
+      expect(ms).toBeGreaterThanOrEqual(1_000);
+      expect(ms).toBeLessThan(1_500);
     } finally {
       await srv.close();
     }
@@ -389,6 +431,39 @@ describe.each(ROUTES)("$route", ({ baseUrl, proxy }) => {
       expect(error.ambiguous).toBe(true);
       expect(srv.requests()).toBe(3);
       expect(ms).toBeLessThan(1_000);
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+describe("limits set by stack config", () => {
+  it("mdb:callDeadlineMs and mdb:attemptDeadlineMs bound the provider's calls to a trickling gateway", async () => {
+    const srv = await rawServer((socket) => {
+      socket.write(head("200 OK", { "Content-Type": "application/json", "Content-Length": 1000 }));
+      srv.every(50, () => !socket.destroyed && socket.write("x"));
+    });
+    try {
+      const values: Record<string, string> = {
+        "mdb:apiUrl": srv.url,
+        "mdb:publicKey": "pk-bounds",
+        "mdb:secretKey": SECRET,
+        "mdb:attemptDeadlineMs": "300",
+        "mdb:callDeadlineMs": "800",
+      };
+      const session = new ApiSession(resolveConfig({ get: (key) => values[key] }, {}));
+      const start = Date.now();
+      const error = await apiFailure(session.api.getService("p", "s"));
+      const ms = Date.now() - start;
+      // The last attempt is cut short by the call's deadline, or (when both fall together) ends at
+      // its own and is not retried: either way the call ends at 800 ms and the message says why.
+      expect(error.code).toBe("TIMEOUT");
+      expect(error.message).toMatch(
+        /^getService \(s\) failed: TIMEOUT: no complete answer from .*800 ms.*\(?option callDeadlineMs, mdb:callDeadlineMs \/ MDB_CALL_DEADLINE_MS/,
+      );
+      expect(srv.requests()).toBeGreaterThanOrEqual(2);
+      expect(ms).toBeGreaterThanOrEqual(800 - 20);
+      expect(ms).toBeLessThan(1_300);
     } finally {
       await srv.close();
     }

@@ -117,7 +117,12 @@ const runtime: Runtime = {
   configSource: () => undefined,
   liveChecks: () => false,
   enableLiveChecks: () => undefined,
-  session: () => ({ api: stubApi, projectId: async (own?: string) => own ?? "proj", adoptExisting: false }),
+  session: () => ({
+    api: stubApi,
+    projectId: async (own?: string) => own ?? "proj",
+    keyProjectId: async () => "proj",
+    adoptExisting: false,
+  }),
   log,
   clock: REAL_CLOCK,
 };
@@ -142,8 +147,9 @@ describe("a kind declared by its field table and registry entry alone", () => {
     expect(bad.failures).toEqual(
       expect.arrayContaining([
         { property: "size", reason: expect.stringMatching(/9/) },
-        { property: "colour", reason: expect.stringMatching(/is not an input of Widget/) },
-        { property: "status", reason: "is an output of Widget, not an input" },
+        // Not inputs: the resource's failures, so that Pulumi prints no value beside them.
+        { property: "", reason: expect.stringMatching(/^property colour is not an input of Widget/) },
+        { property: "", reason: "property status is an output of Widget, not an input" },
       ]),
     );
     expect(bad.failures).toHaveLength(3);

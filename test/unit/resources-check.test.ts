@@ -47,14 +47,17 @@ describe("a property the resource does not know", () => {
     ["vpc-peering", "peerRegion", "is not an input of VpcPeering; did you mean peerRegionCode?"],
     ["vpc-peering", "accountId", "is not an input of VpcPeering; did you mean peerAccountId?"],
   ] as const)("%s %s: %s", async (kind, property, reason) => {
-    expect(await failuresOf(kind, { ...VALID[kind], [property]: 1 })).toEqual([`${property}: ${reason}`]);
+    // Reported as the resource's failure, naming the property, so Pulumi prints no value beside it.
+    expect(await failuresOf(kind, { ...VALID[kind], [property]: 1 })).toEqual([
+      `: property ${property} ${reason}`,
+    ]);
   });
 
   it("is reported beside the other bad properties", async () => {
     const failures = await failuresOf("service", { ...VALID.service, diskGbs: 100, cpuMillis: 1 });
     expect(failures.sort()).toEqual([
+      ": property diskGbs is not an input of Service; did you mean memoryGbs?",
       "cpuMillis: must be a multiple of 250 from 250 to 64000",
-      "diskGbs: is not an input of Service; did you mean memoryGbs?",
     ]);
   });
 
@@ -114,11 +117,58 @@ describe("wording", () => {
     ],
     ["environment", "QA", "environment: must be PROD or DEV"],
     ["paused", "no", "paused: must be true or false"],
-    ["cpuMillis", "1000", 'cpuMillis: must be a multiple of 250 from 250 to 64000, or "shared"'],
+    ["cpuMillis", "1000", 'cpuMillis: must be a number, not text: write it without quotes (or "shared")'],
+    ["cpuMillis", "1100", 'cpuMillis: must be a number, not text: write it without quotes (or "shared")'],
+    ["cpuMillis", "lots", 'cpuMillis: must be a multiple of 250 from 250 to 64000, or "shared"'],
+    ["memoryGbs", " 8 ", 'memoryGbs: must be a number, not text: write it without quotes (or "shared")'],
+    ["replicaCount", "1", "replicaCount: must be a number, not text: write it without quotes"],
     ["cpuMillis", true, "cpuMillis: must be a number"],
     ["name", 7, "name: must be a string"],
   ])("service %s = %p: %s", async (property, value, expected) => {
     expect(await failuresOf("service", { ...VALID.service, [property]: value })).toEqual([expected]);
+  });
+});
+
+describe("secret inputs: a failure names the property, and Pulumi has no value to print", () => {
+  // Pulumi prints `property X value V has a problem` for a failure that names property X, with the
+  // program's value V, secret or not: a secret's failure is the resource's, naming X in its reason.
+  const SECRET_INPUTS = KINDS.flatMap((kind) =>
+    SPECS[kind].inputNames
+      .filter((name) => SPECS[kind].secretOutputs.includes(name))
+      .map((n) => [kind, n] as const),
+  );
+  it("covers every secret input of the four kinds", () => {
+    expect(SECRET_INPUTS).toEqual([
+      ["service", "password"],
+      ["read-replica-set", "password"],
+    ]);
+  });
+  const VALUES: unknown[] = ["short7!", "", 918273645, true, ["a-secret-list"], { a: "secret-object" }];
+  it.each(SECRET_INPUTS)("%s %s", async (kind, property) => {
+    let failed = 0;
+    for (const value of VALUES) {
+      const { failures = [] } = await PROVIDERS[kind].check({}, { ...VALID[kind], [property]: value });
+      for (const failure of failures) {
+        failed++;
+        expect(failure.property).toBe("");
+        expect(failure.reason).toMatch(new RegExp(`^property ${property} \\(secret\\) (must|is)`));
+        for (const shown of [String(value), JSON.stringify(value)].filter((t) => t.length > 3))
+          expect(failure.reason).not.toContain(shown);
+      }
+    }
+    expect(failed).toBeGreaterThanOrEqual(VALUES.length - 1);
+  });
+});
+
+describe("a number written as text", () => {
+  const NUMERIC = KINDS.flatMap((kind) =>
+    Object.entries(VALID[kind])
+      .filter(([, value]) => typeof value === "number")
+      .map(([property, value]) => [kind, property, value as number] as const),
+  );
+  it.each(NUMERIC)('%s %s = "%p": must be a number, not text', async (kind, property, value) => {
+    const [failure] = await failuresOf(kind, { ...VALID[kind], [property]: String(value) });
+    expect(failure).toMatch(new RegExp(`^${property}: must be a number, not text: write it without quotes`));
   });
 });
 

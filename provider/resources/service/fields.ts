@@ -64,7 +64,7 @@ const finalForkField = z
     [
       z.boolean(),
       z.strictObject({
-        /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters). */
+        /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters); `<name>-<service id>` when a service has that name. */
         name: resourceName.optional(),
         /** CPU of the fork in milli-cores. Default: the service's. */
         cpuMillis: cpuMillisField.optional(),
@@ -275,10 +275,13 @@ export const SERVICE_FIELDS = {
           }
         : undefined,
   }),
-  /** Read replica sets of the service. */
-  readReplicaSets: output<Array<{ id: string; name: string; status: string; nodes: number }>>({
-    read: (r) =>
-      (r.read_replica_sets ?? []).map((x) => ({ id: x.id, name: x.name, status: x.status, nodes: x.nodes })),
+  /**
+   * Read replica sets of the service: id and name of each. Their status and sizes change with
+   * every resize, which the service's outputs would only show at its next read: see each
+   * `ReadReplicaSet`, or `listReadReplicaSets`.
+   */
+  readReplicaSets: output<Array<{ id: string; name: string }>>({
+    read: (r) => (r.read_replica_sets ?? []).map((x) => ({ id: x.id, name: x.name })),
   }),
   /** Password the service was created with (secret); only known for services this stack created. */
   initialPassword: output<string | undefined>({ secret: true }),

@@ -3,6 +3,11 @@
  * its last snapshot is made and awaited until READY, then left outside the stack, like a final
  * snapshot. Its name is deterministic (and holds the service's id), so a delete that failed
  * half-way and runs again finds the fork it made instead of making a second one.
+ *
+ * Names stay unique: when a service already has the fork's name (a fixed `finalFork.name`
+ * whose fork of an earlier service still exists), the fork is named `<name>-<service id>`
+ * instead, and the progress line says so. Refusing would stop a delete (a `destroy` half-way,
+ * its dependents already gone) for a name, and making a duplicate breaks every lookup by name.
  */
 import { NAME_LENGTH, type Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
@@ -17,6 +22,44 @@ const NAME_LIMIT = NAME_LENGTH.max as number;
 export function finalForkName(serviceName: string, serviceId: string): string {
   const suffix = `-final-${serviceId}`;
   return `${serviceName.slice(0, Math.max(0, NAME_LIMIT - suffix.length))}${suffix}`;
+}
+
+/** `<name>-<service id>`, `name` cut so the whole fits: the final fork's name when `name` is taken. */
+export function uniqueFinalForkName(name: string, serviceId: string): string {
+  const suffix = `-${serviceId}`;
+  return `${name.slice(0, Math.max(0, NAME_LIMIT - suffix.length))}${suffix}`;
+}
+
+/** True for a record that still holds its name (not being deleted). */
+function holdsName(record: ServiceRecord): boolean {
+  return record.status !== "DELETING" && record.status !== "DELETED";
+}
+
+/**
+ * The name of the final fork of `serviceId`: `wanted`, or its unique form when another service
+ * holds `wanted`; and the fork an earlier run made under either, if any. Throws, before anything is
+ * forked or deleted, when both names are held by services that are not forks of this one.
+ */
+function forkName(
+  services: ServiceRecord[],
+  wanted: string,
+  serviceId: string,
+): { name: string; existing?: ServiceRecord; taken?: ServiceRecord } {
+  const unique = uniqueFinalForkName(wanted, serviceId);
+  const live = services.filter(holdsName);
+  const ours = (name: string) => live.find((s) => s.name === name && s.forked_from?.service_id === serviceId);
+  const existing = ours(wanted) ?? ours(unique);
+  if (existing) return { name: existing.name, existing };
+  const taken = live.find((s) => s.name === wanted);
+  if (!taken) return { name: wanted };
+  const alsoTaken = live.find((s) => s.name === unique);
+  if (alsoTaken)
+    throw new Error(
+      `service ${serviceId}: cannot take its final fork: services named "${wanted}" (${taken.service_id}) and ` +
+        `"${unique}" (${alsoTaken.service_id}) exist; set finalFork.name to a name no service has. ` +
+        "Nothing was forked or deleted",
+    );
+  return { name: unique, taken };
 }
 
 /** The options `setting` asks for, or undefined when no final fork is wanted. */
@@ -49,18 +92,17 @@ export async function takeFinalFork(ctx: OpContext<"serviceId">, props: Props): 
   const { projectId, serviceId } = ctx.ref;
   const source = await unlessGone(api.getService(projectId, serviceId));
   if (!source || source.status === "DELETING" || source.status === "DELETED") return;
-  const name = options.name ?? finalForkName(source.name, serviceId);
-  const services = await api.listServices(projectId);
-  let fork = services.find(
-    (s) =>
-      s.name === name &&
-      s.forked_from?.service_id === serviceId &&
-      s.status !== "DELETING" &&
-      s.status !== "DELETED",
-  );
+  const wanted = options.name ?? finalForkName(source.name, serviceId);
+  const { name, existing, taken } = forkName(await api.listServices(projectId), wanted, serviceId);
+  let fork = existing;
   if (fork) {
     ctx.log(`service ${serviceId}: final fork ${fork.service_id} "${name}" exists (made by an earlier run)`);
   } else {
+    if (taken)
+      ctx.log(
+        `service ${serviceId}: service ${taken.service_id} is already named "${wanted}" (an earlier final ` +
+          `fork?): this final fork is named "${name}", so that names stay unique`,
+      );
     await runnable(ctx, source);
     ctx.log(`service ${serviceId}: taking its final fork "${name}" (LAST_SNAPSHOT) before deleting it`);
     fork = await api.forkService(projectId, serviceId, {

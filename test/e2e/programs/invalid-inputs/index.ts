@@ -1,8 +1,9 @@
 // The one program of test/e2e/invalid-inputs.test.ts, so that one stack serves every row of its
 // table. MDB_E2E_CASE holds a JSON list of resources to declare: each takes valid inputs of its
 // kind, overridden by the row's `args` (null removes an input, as a program that leaves it out),
-// and names in `late` are passed through a local resource first, so their value is known only once
-// `pulumi up` runs, like an id that another resource creates.
+// names in `late` are passed through a local resource first, so their value is known only once
+// `pulumi up` runs, like an id that another resource creates, and names in `secret` are given as
+// `pulumi.secret(value)`.
 import * as pulumi from "@pulumi/pulumi";
 import * as mdb from "pulumi-managed-db";
 
@@ -15,6 +16,7 @@ interface Declared {
   name: string;
   args?: Record<string, unknown>;
   late?: string[];
+  secret?: string[];
 }
 
 const VALID: Record<Kind, Record<string, unknown>> = {
@@ -46,10 +48,11 @@ class Later extends pulumi.dynamic.Resource {
 }
 
 const declared = JSON.parse(process.env.MDB_E2E_CASE ?? "[]") as Declared[];
-for (const { kind, name, args = {}, late = [] } of declared) {
+for (const { kind, name, args = {}, late = [], secret = [] } of declared) {
   const inputs: Record<string, unknown> = { ...VALID[kind], ...args };
   for (const [key, value] of Object.entries(args)) if (value === null) delete inputs[key];
   for (const key of late) inputs[key] = new Later(`${name}-${key}`, inputs[key]).value;
+  for (const key of secret) inputs[key] = pulumi.secret(inputs[key]);
   // The program passes what a JavaScript program could: no type checks the inputs.
   new (mdb[kind] as unknown as new (name: string, args: unknown) => pulumi.Resource)(name, inputs);
 }

@@ -1,0 +1,48 @@
+/**
+ * The limits of the client's transport that a stack may set, and where: stack config
+ * `mdb:<name>`, else the environment variable `MDB_<NAME>`. Apart from the HTTP layer so that
+ * reading the configuration (`../config.ts`) does not load the HTTP client, and so that the
+ * client's messages name the same keys the configuration reads.
+ */
+
+/** A limit of the transport a stack may set: its option name and the least value it takes. */
+export interface TransportSetting {
+  /** The option of `HttpClientOptions`, and the stack config key after `mdb:`. */
+  name: TransportSettingName;
+  /** The least value taken: 1 for sizes and durations, 0 where 0 means "never". */
+  min: number;
+}
+
+/** Names of the limits a stack may set. */
+export type TransportSettingName =
+  | "callDeadlineMs"
+  | "attemptDeadlineMs"
+  | "timeoutMs"
+  | "maxResponseBytes"
+  | "maxHeaderBytes"
+  | "maxRetryAfterMs";
+
+/** Every limit a stack may set, in the order the README lists them. */
+export const TRANSPORT_SETTINGS: readonly TransportSetting[] = [
+  { name: "callDeadlineMs", min: 1 },
+  { name: "attemptDeadlineMs", min: 1 },
+  { name: "timeoutMs", min: 1 },
+  { name: "maxResponseBytes", min: 1 },
+  { name: "maxHeaderBytes", min: 1 },
+  { name: "maxRetryAfterMs", min: 0 },
+];
+
+/** The stack config key of a limit: `mdb:callDeadlineMs`. */
+export function transportConfigKey(name: TransportSettingName): string {
+  return `mdb:${name}`;
+}
+
+/** The environment variable of a limit: `MDB_CALL_DEADLINE_MS`. */
+export function transportEnvVar(name: TransportSettingName): string {
+  return `MDB_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+}
+
+/** How a message names a limit: `option callDeadlineMs, mdb:callDeadlineMs / MDB_CALL_DEADLINE_MS`. */
+export function describeSetting(name: TransportSettingName): string {
+  return `option ${name}, ${transportConfigKey(name)} / ${transportEnvVar(name)}`;
+}

@@ -1,0 +1,115 @@
+/**
+ * What the npm tarball gives a user, checked on the real `npm pack` output (the build's `dist/`,
+ * packed without running the build again, then unpacked): every relative link of every Markdown
+ * file it ships (README, docs, examples, the emulator's and the tools' READMEs, the policy pack's)
+ * points at a file it ships, and every source map names sources it ships, so a stack trace of the
+ * installed package (Node's `--enable-source-maps`) names `.ts` files that are there.
+ */
+import { execFileSync, spawnSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+jest.setTimeout(120_000);
+
+const root = path.resolve(__dirname, "../..");
+let work: string;
+/** The unpacked package: what `npm install` puts in node_modules/pulumi-managed-db. */
+let pkg: string;
+/** Every file of the tarball, relative to `pkg`. */
+let files: Set<string>;
+
+beforeAll(() => {
+  if (!fs.existsSync(path.join(root, "dist/provider/index.js")))
+    throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
+  work = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-pack-"));
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }),
+  ) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  execFileSync("tar", ["xzf", path.join(work, packed[0].filename), "-C", work]);
+  pkg = path.join(work, "package");
+  files = new Set(packed[0].files.map((f) => f.path));
+});
+
+afterAll(() => {
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** True when `relative` (a path inside the package) is a shipped file, or a folder holding one. */
+function shipped(relative: string): boolean {
+  const clean = path.posix.normalize(relative).replace(/\/$/, "");
+  return files.has(clean) || [...files].some((f) => f.startsWith(`${clean}/`));
+}
+
+/** The relative links of a Markdown text: `[text](target)`, without web, mail and in-page ones. */
+function relativeLinks(markdown: string): string[] {
+  const links = [...markdown.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+  return links.filter((link) => !/^([a-z]+:|#)/i.test(link));
+}
+
+it("ships the docs, the examples and the sources its source maps name, and no test", () => {
+  for (const expected of [
+    "README.md",
+    "docs/api.md",
+    "docs/recovery.md",
+    "emulator/README.md",
+    "tools/README.md",
+    "examples/production/index.ts",
+    "provider/config.ts",
+    "api/operations.ts",
+    "dist/provider/index.js",
+  ])
+    expect(files).toContain(expected);
+  expect([...files].filter((f) => f.startsWith("test/") || f.includes("node_modules/"))).toEqual([]);
+});
+
+it("every relative link of every shipped Markdown file resolves to a shipped file", () => {
+  const markdown = [...files].filter((f) => f.endsWith(".md"));
+  expect(markdown.length).toBeGreaterThanOrEqual(10);
+  const broken: string[] = [];
+  let checked = 0;
+  for (const file of markdown) {
+    for (const link of relativeLinks(fs.readFileSync(path.join(pkg, file), "utf8"))) {
+      checked++;
+      const target = path.posix.join(path.posix.dirname(file), link.split("#")[0]);
+      if (!shipped(target)) broken.push(`${file}: ${link}`);
+    }
+  }
+  expect(broken).toEqual([]);
+  // README alone links to docs/, examples/, emulator/README.md, tools/README.md, policy/README.md.
+  expect(checked).toBeGreaterThanOrEqual(20);
+});
+
+it("every source map names sources the package ships", () => {
+  const maps = [...files].filter((f) => f.endsWith(".js.map"));
+  expect(maps.length).toBeGreaterThan(100);
+  const missing: string[] = [];
+  for (const map of maps) {
+    const { sources } = JSON.parse(fs.readFileSync(path.join(pkg, map), "utf8")) as { sources: string[] };
+    for (const source of sources) {
+      const target = path.posix.join(path.posix.dirname(map), source);
+      if (!files.has(target)) missing.push(`${map}: ${source}`);
+    }
+  }
+  expect(missing).toEqual([]);
+});
+
+it("a stack trace of the installed package names .ts files that are there, at the failing line", () => {
+  // Its dependencies, as an install would put them beside it.
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(pkg, "node_modules"), "dir");
+  // The provider without its settings: resolveConfig throws from provider/config.ts.
+  const script = `require(${JSON.stringify(path.join(pkg, "dist/provider/config.js"))}).resolveConfig(undefined, {})`;
+  const run = spawnSync(process.execPath, ["--enable-source-maps", "-e", script], { encoding: "utf8" });
+  expect(run.status).not.toBe(0);
+  const frame = new RegExp(`${path.join(pkg, "provider", "config.ts").replace(/[.\\/]/g, "\\$&")}:(\\d+)`);
+  const match = frame.exec(run.stderr);
+  expect(match).not.toBeNull();
+  const line = fs.readFileSync(path.join(pkg, "provider/config.ts"), "utf8").split("\n")[
+    Number(match![1]) - 1
+  ];
+  expect(line).toMatch(/throw new MissingConfigError/);
+});

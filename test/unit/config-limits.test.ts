@@ -1,0 +1,73 @@
+/**
+ * The transport's limits a stack may set: stack config `mdb:<name>` first, else `MDB_<NAME>`; a
+ * value that is not a whole number in range is a configuration problem naming both, which check
+ * reports at preview. The client built from them: test/integration/transport-bounds.test.ts.
+ */
+import { configProblems, resolveConfig, resolveTransportLimits } from "../../provider/config";
+
+const BASE = { MDB_API_URL: "https://api.example.com", MDB_PUBLIC_KEY: "pk", MDB_SECRET_KEY: "sk" };
+const stack = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
+
+describe("transport limits from stack config and the environment", () => {
+  it("reads every limit from stack config, else the environment, as whole numbers", () => {
+    const { limits, problems } = resolveTransportLimits(
+      stack({ "mdb:callDeadlineMs": "90000", "mdb:maxRetryAfterMs": "0", "mdb:timeoutMs": "" }),
+      {
+        MDB_CALL_DEADLINE_MS: "5",
+        MDB_ATTEMPT_DEADLINE_MS: "20000",
+        MDB_TIMEOUT_MS: "7000",
+        MDB_MAX_RESPONSE_BYTES: "1048576",
+        MDB_MAX_HEADER_BYTES: "32768",
+      },
+    );
+    expect(problems).toEqual([]);
+    expect(limits).toEqual({
+      callDeadlineMs: 90_000,
+      attemptDeadlineMs: 20_000,
+      timeoutMs: 7_000,
+      maxResponseBytes: 1_048_576,
+      maxHeaderBytes: 32_768,
+      maxRetryAfterMs: 0,
+    });
+  });
+
+  it("sets none by default: the client's defaults apply", () => {
+    expect(resolveTransportLimits(stack({}), {})).toEqual({ limits: {}, problems: [] });
+  });
+
+  it.each([
+    [
+      "mdb:callDeadlineMs",
+      "2m",
+      /^stack config mdb:callDeadlineMs is "2m"; it must be a whole number from 1 to \d+ \(milliseconds\)\. Set it with `pulumi config set mdb:callDeadlineMs <value>` or the environment variable MDB_CALL_DEADLINE_MS$/,
+    ],
+    [
+      "mdb:attemptDeadlineMs",
+      "0",
+      /^stack config mdb:attemptDeadlineMs is "0"; it must be a whole number from 1 to/,
+    ],
+    [
+      "mdb:maxResponseBytes",
+      "1.5",
+      /^stack config mdb:maxResponseBytes is "1\.5"; .*\(bytes\).*MDB_MAX_RESPONSE_BYTES$/,
+    ],
+    ["mdb:maxResponseBytes", "99999999999", /must be a whole number from 1 to \d+ \(bytes\)/],
+    [
+      "mdb:maxRetryAfterMs",
+      "-1",
+      /^stack config mdb:maxRetryAfterMs is "-1"; it must be a whole number from 0 to/,
+    ],
+  ])("%s = %p is a configuration problem naming the key and the variable", (key, value, message) => {
+    const problems = configProblems(stack({ [key]: value }), BASE);
+    expect(problems).toEqual([expect.stringMatching(message)]);
+    expect(() => resolveConfig(stack({ [key]: value }), BASE)).toThrow(
+      /^pulumi-managed-db is not configured correctly: stack config/,
+    );
+  });
+
+  it("a bad environment variable is named as such", () => {
+    expect(configProblems(stack({}), { ...BASE, MDB_TIMEOUT_MS: "soon" })).toEqual([
+      expect.stringMatching(/^environment variable MDB_TIMEOUT_MS is "soon"; it must be a whole number/),
+    ]);
+  });
+});
