@@ -8,6 +8,30 @@ export const SERVICE_TYPES = ["TIMESERIESDB", "POSTGRES", "VECTOR"] as const;
 /** Service type of the API: TIMESERIESDB, POSTGRES or VECTOR. */
 export type ServiceType = (typeof SERVICE_TYPES)[number];
 
+/**
+ * Other names the API gives a service type: the vendor's documents (spec-era and current) call
+ * TIMESERIESDB `TIMESCALEDB`. Same type, another word (docs/api.md#dialects).
+ */
+export const SERVICE_TYPE_SYNONYMS = { TIMESCALEDB: "TIMESERIESDB" } as const satisfies Record<
+  string,
+  ServiceType
+>;
+
+/** Every service type a record may carry and a reader knows: {@link SERVICE_TYPES} and their synonyms. */
+export const RECORD_SERVICE_TYPES = [...SERVICE_TYPES, "TIMESCALEDB"] as const;
+/** A service type as records carry it: TIMESERIESDB, TIMESCALEDB (the same type), POSTGRES or VECTOR. */
+export type RecordServiceType = (typeof RECORD_SERVICE_TYPES)[number];
+
+/** The seed's name of a service type: TIMESCALEDB gives TIMESERIESDB; any other value is returned as is. */
+export function canonicalServiceType(value: string): string {
+  return (SERVICE_TYPE_SYNONYMS as Record<string, string>)[value] ?? value;
+}
+
+/** True when two service type words name the same type (TIMESCALEDB and TIMESERIESDB do). */
+export function sameServiceType(a: string, b: string): boolean {
+  return canonicalServiceType(a) === canonicalServiceType(b);
+}
+
 /** Every service status the spec lists. */
 export const SERVICE_STATUSES = [
   "QUEUED",

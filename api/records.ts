@@ -12,9 +12,9 @@ import { z } from "zod";
 import {
   ENVIRONMENTS,
   PEERING_STATUSES,
+  RECORD_SERVICE_TYPES,
   REPLICA_SET_STATUSES,
   SERVICE_STATUSES,
-  SERVICE_TYPES,
 } from "./enums";
 
 /** Accepts one of the known values, or any other string the API may add later. */
@@ -59,6 +59,36 @@ export function isSharedSpec(spec: { cpu_millis: number; memory_gbs: number }): 
   return spec.cpu_millis === SHARED_SIZE && spec.memory_gbs === SHARED_SIZE;
 }
 
+/** A VPC endpoint as records carry it. */
+type VpcEndpointValue = { host?: string; port?: number; vpc_id?: string } & Record<string, unknown>;
+
+/**
+ * The normalisation of a service record (see `Service` in recordSchemas): one VPC endpoint under
+ * both names, and `paused` always set (typed optional so records written by hand, in tests, need
+ * not state it).
+ */
+function normaliseService<
+  T extends {
+    status: string;
+    paused?: boolean;
+    vpc_endpoint?: VpcEndpointValue | null;
+    vpcEndpoint?: VpcEndpointValue | null;
+  },
+>(service: T): T & { paused?: boolean; vpc_endpoint?: VpcEndpointValue; vpcEndpoint?: VpcEndpointValue } {
+  const endpoint = service.vpc_endpoint ?? service.vpcEndpoint ?? undefined;
+  const normalised = {
+    ...service,
+    paused: service.paused ?? (service.status === "PAUSED" || service.status === "PAUSING"),
+    vpc_endpoint: endpoint,
+    vpcEndpoint: endpoint,
+  };
+  if (!endpoint) {
+    delete normalised.vpc_endpoint;
+    delete normalised.vpcEndpoint;
+  }
+  return normalised;
+}
+
 /** Every record and answer shape of the API, in one reading. */
 function recordSchemas(read: Reading) {
   const Endpoint = read.object({ host: z.string(), port: int });
@@ -81,7 +111,8 @@ function recordSchemas(read: Reading) {
     connection_pooler: ConnectionPooler.optional(),
     ...EMULATOR_EXTENSIONS.readReplicaSet,
   });
-  // The spec does not show the fields of `vpcEndpoint`: any are accepted, in both readings.
+  // The seed does not show the fields of `vpcEndpoint`; the current document lists these three. Any
+  // are accepted, in both readings.
   const VpcEndpoint = z.looseObject({
     host: z.string().optional(),
     port: int.optional(),
@@ -96,25 +127,42 @@ function recordSchemas(read: Reading) {
     sync_replica_count: int.optional(),
     replica_count: int.optional(),
   });
-  const Service = read.object({
-    service_id: z.string(),
-    project_id: z.string(),
-    name: z.string(),
-    region_code: z.string(),
-    service_type: read.oneOf(SERVICE_TYPES),
-    created: z.string().optional(),
-    initial_password: z.string().optional(),
-    paused: z.boolean().optional(),
-    status: read.oneOf(SERVICE_STATUSES),
-    resources: z.array(Resource).optional(),
-    metadata: Metadata.optional(),
-    endpoint: Endpoint.optional(),
-    vpcEndpoint: VpcEndpoint.nullable().optional(),
-    forked_from: ForkedFrom.nullable().optional(),
-    ha_replicas: HaReplicas.nullable().optional(),
-    connection_pooler: ConnectionPooler.nullable().optional(),
-    read_replica_sets: z.array(ReadReplicaSet).nullable().optional(),
+  // The current document's resource usage of a service (every field nullable).
+  const ServiceMetrics = read.object({
+    memory_mb: int.nullable().optional(),
+    storage_mb: int.nullable().optional(),
+    milli_cpu: int.nullable().optional(),
   });
+  // A service as every version answers it (docs/api.md#dialects): `service_type` TIMESERIESDB or
+  // TIMESCALEDB (one type, see canonicalServiceType); `paused` (seed, spec-era) or none (current);
+  // `vpcEndpoint` (seed, spec-era), `vpc_endpoint` (current) or both (current, with the deprecated
+  // name). The parsed record is normalised so that readers see one answer whatever was sent:
+  // `vpc_endpoint` and `vpcEndpoint` both hold the endpoint sent under either name (absent when none
+  // or null), and `paused` is always a boolean, derived from the status (PAUSED or PAUSING) when
+  // the answer has none.
+  const Service = read
+    .object({
+      service_id: z.string(),
+      project_id: z.string(),
+      name: z.string(),
+      region_code: z.string(),
+      service_type: read.oneOf(RECORD_SERVICE_TYPES),
+      created: z.string().optional(),
+      initial_password: z.string().optional(),
+      paused: z.boolean().optional(),
+      status: read.oneOf(SERVICE_STATUSES),
+      resources: z.array(Resource).optional(),
+      metrics: ServiceMetrics.nullable().optional(),
+      metadata: Metadata.optional(),
+      endpoint: Endpoint.optional(),
+      vpc_endpoint: VpcEndpoint.nullable().optional(),
+      vpcEndpoint: VpcEndpoint.nullable().optional(),
+      forked_from: ForkedFrom.nullable().optional(),
+      ha_replicas: HaReplicas.nullable().optional(),
+      connection_pooler: ConnectionPooler.nullable().optional(),
+      read_replica_sets: z.array(ReadReplicaSet).nullable().optional(),
+    })
+    .transform(normaliseService);
   const Vpc = read.object({ id: z.string(), name: z.string(), cidr: z.string(), region_code: z.string() });
   const VpcPeering = read.object({
     id: z.string(),
@@ -126,6 +174,28 @@ function recordSchemas(read: Reading) {
     error_message: z.string().nullable().optional(),
   });
   const ActionResult = read.object({ message: z.string() });
+  // renameVpc: the VPC (seed, spec-era) or `{message}` (current). The VPC is tried first: it
+  // carries no `message`, and a `{message}` carries none of its required fields.
+  const VpcOrMessage = z.union([Vpc, ActionResult]);
+  const Project = read.object({ id: z.string(), name: z.string() });
+  const ServiceLogEntry = read.object({ timestamp: z.string(), message: z.string(), severity: z.string() });
+  // Service logs (current document only): `logs` (deprecated, lines) and `entries` (structured);
+  // `last_cursor` or its deprecated alias `lastCursor`, read as `last_cursor`.
+  const ServiceLogs = read
+    .object({
+      logs: z.array(z.string()),
+      entries: z.array(ServiceLogEntry).optional(),
+      last_cursor: z.string().optional(),
+      lastCursor: z.string().optional(),
+    })
+    .transform((body) => {
+      const cursor = body.last_cursor ?? body.lastCursor;
+      return cursor === undefined ? body : { ...body, last_cursor: cursor };
+    });
+  const MetricSeries = read.object({
+    labels: z.record(z.string(), z.string()),
+    data: z.array(read.object({ time: z.string(), value: z.number().nullable().optional() })),
+  });
   const AnalyticsResult = read.object({ status: z.string() });
   const ErrorBody = read.object({ code: z.string(), message: z.string() });
   const ApiKey = read.object({
@@ -155,10 +225,16 @@ function recordSchemas(read: Reading) {
     VpcEndpoint,
     ForkedFrom,
     HaReplicas,
+    ServiceMetrics,
     Service,
     Vpc,
     VpcPeering,
     ActionResult,
+    VpcOrMessage,
+    Project,
+    ServiceLogEntry,
+    ServiceLogs,
+    MetricSeries,
     AnalyticsResult,
     ErrorBody,
     AuthInfo,
@@ -175,8 +251,13 @@ function responseBodies(records: typeof LENIENT_RECORDS, strict: boolean) {
   return {
     /** No body. The lenient reading tolerates one and ignores it. */
     none: strict ? z.undefined() : z.unknown(),
-    /** `{code, message}`, as the spec shows for delete replica set; the lenient reading tolerates none. */
-    acknowledgement: strict ? records.ErrorBody : records.ErrorBody.optional(),
+    /**
+     * Delete replica set: `{code, message}`, as the seed shows, or none, as the vendor's documents
+     * show; both readings take both (conformance checks each dialect's own).
+     */
+    acknowledgement: records.ErrorBody.optional(),
+    /** `{code, message}` as the seed dialect answers delete replica set. */
+    codeMessage: records.ErrorBody,
     /**
      * The service record, as the current API answers service resize; the lenient reading tolerates
      * none, as the spec-era API answered (docs/api.md#statuses).
@@ -195,7 +276,14 @@ function responseBodies(records: typeof LENIENT_RECORDS, strict: boolean) {
     replicaSet: records.ReadReplicaSet,
     replicaSetList: z.array(records.ReadReplicaSet),
     vpc: records.Vpc,
+    /** renameVpc: the VPC (seed, spec-era) or `{message}` (current), in both readings. */
+    vpcOrMessage: records.VpcOrMessage,
     vpcList: z.array(records.Vpc),
+    projectList: z.array(records.Project),
+    serviceLogs: records.ServiceLogs,
+    /** Names of the metric series of a service. */
+    metricSeriesNames: z.array(z.string()),
+    metricSeriesList: z.array(records.MetricSeries),
     peering: records.VpcPeering,
     peeringList: z.array(records.VpcPeering),
   };
@@ -220,7 +308,7 @@ export type Resource = z.output<typeof ResourceSchema>;
 export const ConnectionPoolerSchema = LENIENT_RECORDS.ConnectionPooler;
 /** Environment metadata of a service or replica set. */
 export const MetadataSchema = LENIENT_RECORDS.Metadata;
-/** `vpcEndpoint` of a service attached to a VPC (its fields are not shown by the spec). */
+/** `vpc_endpoint` (and deprecated `vpcEndpoint`) of a service attached to a VPC. */
 export const VpcEndpointSchema = LENIENT_RECORDS.VpcEndpoint;
 /** `forked_from` of a forked service. */
 export const ForkedFromSchema = LENIENT_RECORDS.ForkedFrom;
@@ -234,6 +322,20 @@ export type ReadReplicaSet = z.output<typeof ReadReplicaSetSchema>;
 export const ServiceSchema = LENIENT_RECORDS.Service;
 /** A service record. */
 export type Service = z.output<typeof ServiceSchema>;
+/** A project the credentials can reach (`GET /projects`, current document). */
+export const ProjectSchema = LENIENT_RECORDS.Project;
+/** A project the credentials can reach. */
+export type Project = z.output<typeof ProjectSchema>;
+/** Answer of service logs (current document): lines, structured entries and a cursor. */
+export const ServiceLogsSchema = LENIENT_RECORDS.ServiceLogs;
+/** Answer of service logs, read: `last_cursor` set from `lastCursor` when only that came. */
+export type ServiceLogs = z.output<typeof ServiceLogsSchema>;
+/** One labeled metric series of a service with its per-bucket points (current document, preview). */
+export const MetricSeriesSchema = LENIENT_RECORDS.MetricSeries;
+/** One labeled metric series of a service. */
+export type MetricSeries = z.output<typeof MetricSeriesSchema>;
+/** Resource usage of a service (`metrics`, current document). */
+export const ServiceMetricsSchema = LENIENT_RECORDS.ServiceMetrics;
 /** A VPC record. */
 export const VpcSchema = LENIENT_RECORDS.Vpc;
 /** A VPC record. */

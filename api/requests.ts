@@ -7,7 +7,7 @@
  * source's creation) are the service's, not the schemas'.
  */
 import { z } from "zod";
-import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES, SHARED, type Shared } from "./enums";
+import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES, SHARED, type ForkStrategy, type Shared } from "./enums";
 import {
   CPU_MILLIS,
   HA_REPLICAS,
@@ -27,34 +27,57 @@ function wholeValue(value: number | string): number {
 }
 
 /**
- * A whole number within `range`, as a JSON number or as a string of digits (docs/api.md#numbers):
- * the service takes both, and newer clients send strings. The parsed value is a number; a bad value
- * gets one message, naming the rule, with `hint` after it when given.
+ * The JSON forms a whole number may take on the wire (docs/api.md#numbers): `either` (a number or
+ * a string of digits, what the seed dialect takes), `string` (a string of digits only, where the
+ * vendor's current document types the field a string) or `number` (where it types it an integer).
  */
-function wholeNumber(range: WholeRange, hint?: string) {
+export type NumberForm = "either" | "string" | "number";
+
+/**
+ * A whole number within `range`, in the JSON `form` given (docs/api.md#numbers). The parsed value
+ * is a number; a bad value gets one message, naming the rule, with `hint` after it when given.
+ */
+function wholeNumber(range: WholeRange, hint?: string, form: NumberForm = "either") {
   // Refusing "shared", it only ever yields numbers.
-  return sizeInput(range, "refuse", hint) as z.ZodType<number, number | string>;
+  return sizeInput(range, "refuse", hint, form) as z.ZodType<number, number | string>;
 }
 
 /**
  * A size of create service or fork: a whole number within `range` (as {@link wholeNumber}), or
  * `"shared"` for a shared-resource service (docs/api.md#shared-resources), kept as `"shared"`.
  */
-function sizeOrShared(range: WholeRange) {
-  return sizeInput(range, "accept");
+function sizeOrShared(range: WholeRange, form: NumberForm = "either") {
+  return sizeInput(range, "accept", undefined, form);
 }
+
+const FORM_WORDS: Record<NumberForm, string> = {
+  either: "as a number or a string of digits",
+  string: "as a string of digits",
+  number: "as a JSON number",
+};
 
 /**
  * A whole number within `range`, or `"shared"` when `shared` is "accept". Where it is refused, a
  * `"shared"` gets a message of its own: create and fork take it, so a client may well send it.
  */
-function sizeInput(range: WholeRange, shared: "accept" | "refuse", hint?: string) {
-  const numbers = `${describeRange(range)}, as a number or a string of digits`;
+function sizeInput(
+  range: WholeRange,
+  shared: "accept" | "refuse",
+  hint?: string,
+  form: NumberForm = "either",
+) {
+  const numbers = `${describeRange(range)}, ${FORM_WORDS[form]}`;
   const rule = `must be ${numbers}${shared === "accept" ? `, or "${SHARED}"` : ""}${hint ? ` (${hint})` : ""}`;
   const refusal = `"${SHARED}" is taken by create service and fork only; here it must be ${numbers}`;
-  return z.union([z.number(), z.string()], { error: rule }).transform((value, ctx): number | Shared => {
+  const json =
+    form === "string"
+      ? z.string({ error: rule })
+      : form === "number"
+        ? z.number({ error: rule })
+        : z.union([z.number(), z.string()], { error: rule });
+  return (json as z.ZodType<number | string>).transform((value, ctx): number | Shared => {
     if (value === SHARED && shared === "accept") return SHARED;
-    const n = wholeValue(value);
+    const n = typeof value === "string" && form === "number" ? NaN : wholeValue(value);
     if (inRange(n, range)) return n;
     ctx.addIssue({ code: "custom", message: value === SHARED ? refusal : rule, input: value });
     return z.NEVER;
@@ -112,18 +135,23 @@ function atLeastOne<T extends z.ZodObject>(schema: T, fields: readonly (keyof z.
  * Body of create service; only `name` is required (docs/api.md#requests). The sizes may both be
  * `"shared"` (docs/api.md#shared-resources).
  */
-export const CreateServiceRequestSchema = z
-  .strictObject({
-    name: nameInput,
-    // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
-    addons: z.array(z.enum(ADDONS)).optional(),
-    region_code: idInput.optional(),
-    replica_count: wholeNumber(HA_REPLICAS).optional(),
-    cpu_millis: sizeOrShared(CPU_MILLIS).optional(),
-    memory_gbs: sizeOrShared(MEMORY_GBS).optional(),
-    environment_tag: z.enum(ENVIRONMENTS).optional(),
-  })
-  .superRefine(sharedTogether);
+export const CreateServiceRequestSchema = createServiceRequest("either", "either");
+
+/** Body of create service with sizes in form `sizes` and the HA count in form `count`. */
+function createServiceRequest(sizes: NumberForm, count: NumberForm) {
+  return z
+    .strictObject({
+      name: nameInput,
+      // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
+      addons: z.array(z.enum(ADDONS)).optional(),
+      region_code: idInput.optional(),
+      replica_count: wholeNumber(HA_REPLICAS, undefined, count).optional(),
+      cpu_millis: sizeOrShared(CPU_MILLIS, sizes).optional(),
+      memory_gbs: sizeOrShared(MEMORY_GBS, sizes).optional(),
+      environment_tag: z.enum(ENVIRONMENTS).optional(),
+    })
+    .superRefine(sharedTogether);
+}
 /** Body of create service, after parsing. */
 export type CreateServiceRequest = z.output<typeof CreateServiceRequestSchema>;
 
@@ -182,20 +210,25 @@ export type VpcAttachmentRequest = z.output<typeof VpcAttachmentRequestSchema>;
  * Body of forkService: every field optional (the strategy is NOW when absent); `target_time` is
  * required for PITR. The sizes may both be `"shared"`, as in create service.
  */
-export const ForkServiceRequestSchema = z
-  .strictObject({
-    fork_strategy: z.enum(FORK_STRATEGIES).optional(),
-    target_time: z.iso.datetime({ offset: true }).optional(),
-    name: nameInput.optional(),
-    cpu_millis: sizeOrShared(CPU_MILLIS).optional(),
-    memory_gbs: sizeOrShared(MEMORY_GBS).optional(),
-    environment_tag: z.enum(ENVIRONMENTS).optional(),
-  })
-  .refine((b) => b.fork_strategy !== "PITR" || b.target_time !== undefined, {
-    message: "is required when fork_strategy is PITR",
-    path: ["target_time"],
-  })
-  .superRefine(sharedTogether);
+export const ForkServiceRequestSchema = forkServiceRequest(z.enum(FORK_STRATEGIES).optional(), "either");
+
+/** Body of forkService with the strategy schema given and sizes in form `sizes`. */
+function forkServiceRequest(strategy: z.ZodType<ForkStrategy | undefined>, sizes: NumberForm) {
+  return z
+    .strictObject({
+      fork_strategy: strategy,
+      target_time: z.iso.datetime({ offset: true }).optional(),
+      name: nameInput.optional(),
+      cpu_millis: sizeOrShared(CPU_MILLIS, sizes).optional(),
+      memory_gbs: sizeOrShared(MEMORY_GBS, sizes).optional(),
+      environment_tag: z.enum(ENVIRONMENTS).optional(),
+    })
+    .refine((b) => b.fork_strategy !== "PITR" || b.target_time !== undefined, {
+      message: "is required when fork_strategy is PITR",
+      path: ["target_time"],
+    })
+    .superRefine(sharedTogether);
+}
 /** Body of forkService, after parsing. */
 export type ForkServiceRequest = z.output<typeof ForkServiceRequestSchema>;
 
@@ -260,6 +293,127 @@ export const TrackRequestSchema = z.strictObject({
 });
 /** Body of analytics track, after parsing. */
 export type TrackRequest = z.output<typeof TrackRequestSchema>;
+
+/** Body of renameService (the vendor's addition, served in both dialects). */
+export const RenameServiceRequestSchema = z.strictObject({
+  name: nameInput,
+});
+/** Body of renameService, after parsing. */
+export type RenameServiceRequest = z.output<typeof RenameServiceRequestSchema>;
+
+/** Body of logout (current document): the OAuth refresh token to revoke, when the caller has one. */
+export const LogoutRequestSchema = z.strictObject({
+  refresh_token: z.string().optional(),
+});
+/** Body of logout, after parsing. */
+export type LogoutRequest = z.output<typeof LogoutRequestSchema>;
+
+/** Aggregation functions of a metric series query (current document). */
+export const METRIC_FUNCTIONS = [
+  "RATE",
+  "INCREASE",
+  "SUM",
+  "AVG",
+  "MIN",
+  "MAX",
+  "COUNT",
+  "P50",
+  "P90",
+  "P99",
+  "LAST",
+] as const;
+
+/** Smallest aggregation bucket of a metric series query, in seconds. */
+export const MIN_METRIC_BUCKET_SECONDS = 60;
+
+/** Body of the metric series query (current document, a preview operation): no other field taken. */
+export const MetricSeriesRequestSchema = z.strictObject({
+  name: z.string().min(1, "must not be empty"),
+  from: z.iso.datetime({ offset: true }),
+  to: z.iso.datetime({ offset: true }),
+  bucket_seconds: z
+    .number()
+    .int()
+    .min(
+      MIN_METRIC_BUCKET_SECONDS,
+      `must be a whole number of seconds, at least ${MIN_METRIC_BUCKET_SECONDS}`,
+    )
+    .optional(),
+  fn: z.enum(METRIC_FUNCTIONS).optional(),
+  filters: z
+    .array(
+      z.strictObject({
+        key: z.string().min(1, "must not be empty"),
+        value: z.string().min(1, "must not be empty"),
+      }),
+    )
+    .optional(),
+});
+/** Body of the metric series query, after parsing. */
+export type MetricSeriesRequest = z.output<typeof MetricSeriesRequestSchema>;
+
+/** A repeatable query parameter: one value or several (`?search=a&search=b`), read as a list. */
+const repeated = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .pipe(z.array(z.string().regex(/\S/, "must not be blank")));
+
+/** Query of service logs (current document): every parameter optional. */
+export const ServiceLogsQuerySchema = z.strictObject({
+  node: z.string().regex(/^\d+$/, "must be a whole number from 0").transform(Number).optional(),
+  cursor: z.string().optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  search: repeated.optional(),
+  severities: repeated.optional(),
+});
+/** Query of service logs, after parsing: `search` and `severities` as lists. */
+export type ServiceLogsQuery = z.output<typeof ServiceLogsQuerySchema>;
+
+/** A VPC or peering id as the current document types it: a string of digits. */
+const digitId = z.string().regex(/^[0-9]+$/, "must be a string of digits (a VPC id of the vendor's API)");
+
+/**
+ * The request bodies as the vendor's current document (d7201d6) types them, where it is stricter
+ * than the seed's (docs/api.md#divergences); the emulator's `vendor` dialect validates with these,
+ * and the client can too: whatever they accept, the seed's schemas accept.
+ *
+ * - create service and fork: sizes strings (digits or `"shared"`), not numbers; fork needs
+ *   `fork_strategy`;
+ * - resize service and resize replica set: both sizes required, strings of digits (the current
+ *   document's ResizeInput no longer lists `nodes`; replica set resize still takes it, the seed's);
+ * - create replica set and setHA: integers, not strings;
+ * - create VPC: `region_code` required; attach and detach: `vpc_id` a string of digits.
+ */
+export const CURRENT_REQUESTS = {
+  createService: createServiceRequest("string", "number"),
+  forkService: forkServiceRequest(z.enum(FORK_STRATEGIES), "string"),
+  resizeService: z.strictObject({
+    cpu_millis: wholeNumber(CPU_MILLIS, undefined, "string"),
+    memory_gbs: wholeNumber(MEMORY_GBS, undefined, "string"),
+  }),
+  resizeReplicaSet: z.strictObject({
+    cpu_millis: wholeNumber(CPU_MILLIS, undefined, "string"),
+    memory_gbs: wholeNumber(MEMORY_GBS, undefined, "string"),
+    nodes: wholeNumber(REPLICA_SET_NODES).optional(),
+  }),
+  createReplicaSet: z.strictObject({
+    name: nameInput,
+    nodes: wholeNumber(REPLICA_SET_NODES, undefined, "number"),
+    cpu_millis: wholeNumber(CPU_MILLIS, undefined, "number"),
+    memory_gbs: wholeNumber(MEMORY_GBS, undefined, "number"),
+  }),
+  setHA: atLeastOne(
+    z.strictObject({
+      replica_count: wholeNumber(HA_REPLICAS, undefined, "number").optional(),
+      sync_replica_count: wholeNumber(HA_REPLICAS, undefined, "number").optional(),
+    }),
+    ["replica_count", "sync_replica_count"],
+  ),
+  createVpc: z.strictObject({ name: nameInput, cidr: cidrInput, region_code: idInput }),
+  attachToVpc: z.strictObject({ vpc_id: digitId }),
+  detachFromVpc: z.strictObject({ vpc_id: digitId }),
+} as const;
 
 /**
  * Formats zod issues as `field: message` lines, the form of 400 answers and of the client's request

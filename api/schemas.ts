@@ -3,6 +3,7 @@
  * the wire, and the limits the service enforces: the contract the client and the emulator both stand
  * on. This folder imports nothing else of the package. Notes on the spec's gaps: docs/api.md.
  */
+export * from "./dialects";
 export * from "./enums";
 export * from "./limits";
 export * from "./records";

@@ -8,6 +8,7 @@
  * dropped connection). Credentials are never printed. SIGINT and SIGTERM stop it cleanly.
  */
 import { Command, InvalidArgumentError } from "commander";
+import { DEFAULT_DIALECT, DIALECTS, isDialect, type Dialect } from "../api/dialects";
 import { resolveCredentials } from "./auth";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TRANSITION_MS } from "./defaults";
 import { FaultConfigSchema } from "./faults";
@@ -38,6 +39,11 @@ function statuses(value: string): number[] {
   return list.map(Number);
 }
 
+function dialect(value: string): Dialect {
+  if (!isDialect(value)) throw new InvalidArgumentError(`expected one of ${DIALECTS.join(", ")}`);
+  return value;
+}
+
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
@@ -55,6 +61,8 @@ interface CliOptions {
   faultLatencyMs?: number;
   faultDropRate?: number;
   retryAfterS?: number;
+  dialect: Dialect;
+  deprecatedFields: boolean;
 }
 
 async function main(): Promise<void> {
@@ -73,6 +81,16 @@ async function main(): Promise<void> {
     .option("--fault-latency-ms <ms>", "delay added to every API request", integer(0))
     .option("--fault-drop-rate <fraction>", "fraction 0..1 of API requests dropped without answer", fraction)
     .option("--retry-after-s <seconds>", "Retry-After of a 429 (default 1)", integer(0))
+    .option(
+      "--dialect <dialect>",
+      "words of the API: seed (api-spec.md) or vendor (the vendor's current OpenAPI document)",
+      dialect,
+      DEFAULT_DIALECT,
+    )
+    .option(
+      "--no-deprecated-fields",
+      "vendor dialect: leave out deprecated aliases (vpcEndpoint, apiKey, lastCursor)",
+    )
     .parse();
   const opts = program.opts<CliOptions>();
 
@@ -81,6 +99,8 @@ async function main(): Promise<void> {
     port: opts.port,
     transitionMs: opts.transitionMs,
     stateFile: opts.stateFile,
+    dialect: opts.dialect,
+    deprecatedFields: opts.deprecatedFields,
     ...resolveCredentials({
       publicKey: opts.publicKey,
       secretKey: opts.secretKey,

@@ -3,6 +3,7 @@
  * service's own ids, so they are safe in host names and URLs.
  */
 import { randomBytes, randomInt } from "node:crypto";
+import type { Dialect } from "../api/dialects";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -17,10 +18,22 @@ export function randomId(length: number): string {
 export const newServiceId = (): string => randomId(10);
 /** A new read replica set id: `rrs-` and 8 lowercase alphanumerics. */
 export const newReplicaSetId = (): string => `rrs-${randomId(8)}`;
-/** A new VPC id: `vpc-` and 8 lowercase alphanumerics. */
-export const newVpcId = (): string => `vpc-${randomId(8)}`;
-/** A new VPC peering id: `pcx-` and 8 lowercase alphanumerics. */
-export const newPeeringId = (): string => `pcx-${randomId(8)}`;
+/** `length` random decimal digits, the first not 0. */
+export function randomDigits(length: number): string {
+  let id = String(1 + randomInt(9));
+  while (id.length < length) id += String(randomInt(10));
+  return id;
+}
+
+/**
+ * A new VPC id: `vpc-` and 8 lowercase alphanumerics in the seed dialect; 10 digits in `vendor`,
+ * whose current document types VPC ids `^[0-9]+$`.
+ */
+export const newVpcId = (dialect: Dialect = "seed"): string =>
+  dialect === "vendor" ? randomDigits(10) : `vpc-${randomId(8)}`;
+/** A new VPC peering id: `pcx-` and 8 lowercase alphanumerics; 10 digits in `vendor`, as VPC ids. */
+export const newPeeringId = (dialect: Dialect = "seed"): string =>
+  dialect === "vendor" ? randomDigits(10) : `pcx-${randomId(8)}`;
 /** A new id of a service's compute resource entry. */
 export const newResourceId = (): string => randomId(8);
 /** Provider-side id a peering receives once provisioned. */

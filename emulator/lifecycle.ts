@@ -98,7 +98,8 @@ export type ServiceAction =
   | "enablePooler"
   | "disablePooler"
   | "updatePassword"
-  | "setServiceEnvironment";
+  | "setServiceEnvironment"
+  | "renameService";
 
 const ALL_SERVICE_STATES_BUT_DELETING: readonly ServiceStatus[] = [
   "QUEUED",
@@ -128,6 +129,8 @@ export const SERVICE_ALLOWED_IN_STATE: AllowedInState<ServiceAction, ServiceStat
   disablePooler: { runs: ["READY", "PAUSED"] },
   updatePassword: { runs: ["READY", "PAUSED"] },
   setServiceEnvironment: { runs: ALL_SERVICE_STATES_BUT_DELETING },
+  // A name is the record's alone: it changes at once, in any state but DELETING.
+  renameService: { runs: ALL_SERVICE_STATES_BUT_DELETING },
 };
 
 /** Whether `action` runs on the service, is a no-op, or (throws) 409; see {@link SERVICE_ALLOWED_IN_STATE}. */

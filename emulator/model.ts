@@ -7,6 +7,7 @@ import { NetworkModel } from "./models/network";
 import { ReplicaSetModel } from "./models/replica-sets";
 import { ServiceModel } from "./models/services";
 import { State, type ModelOptions } from "./models/state";
+import { TelemetryModel } from "./models/telemetry";
 
 export type { ModelOptions } from "./models/state";
 export { UNREACHABLE_PEER_PREFIX } from "./models/network";
@@ -19,6 +20,8 @@ export class Model {
   readonly replicaSets: ReplicaSetModel;
   /** VPCs and their peerings. */
   readonly network: NetworkModel;
+  /** Service logs and metrics, synthetic (the vendor's additions). */
+  readonly telemetry: TelemetryModel;
   private readonly state: State;
 
   constructor(options: ModelOptions) {
@@ -26,6 +29,7 @@ export class Model {
     this.services = new ServiceModel(this.state);
     this.replicaSets = new ReplicaSetModel(this.state);
     this.network = new NetworkModel(this.state);
+    this.telemetry = new TelemetryModel(this.state);
   }
 
   /** Duration of each lifecycle step, in milliseconds; applies to actions accepted from now on. */

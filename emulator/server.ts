@@ -4,6 +4,7 @@
  * and starts it.
  */
 import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import { DEFAULT_DIALECT, type Dialect } from "../api/dialects";
 import { adminRoutes } from "./admin";
 import { registerAuth, type Credentials } from "./auth";
 import {
@@ -49,6 +50,16 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Bounds of the HTTP server against misbehaving clients; each left out is its default. */
   limits?: Partial<ServerLimits>;
+  /**
+   * The dialect spoken (docs/api.md#dialects): `seed` (default), the seed's words, or `vendor`,
+   * the vendor's current document's.
+   */
+  dialect?: Dialect;
+  /**
+   * `vendor` dialect only: whether answers carry the current document's deprecated aliases
+   * (`vpcEndpoint`, auth info's `apiKey`, logs' `lastCursor`) beside the current names. Default true.
+   */
+  deprecatedFields?: boolean;
 }
 
 /** A running emulator. */
@@ -67,6 +78,8 @@ export interface Emulator {
   faults: Faults;
   /** The log of received API requests. */
   requestLog: RequestLog;
+  /** The dialect spoken. */
+  dialect: Dialect;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -155,7 +168,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     secretKey: options.secretKey ?? DEFAULT_SECRET_KEY,
     projectId: options.projectId ?? DEFAULT_PROJECT_ID,
   };
+  const dialect = options.dialect ?? DEFAULT_DIALECT;
   const model = new Model({
+    dialect,
     store: new Store({ stateFile: options.stateFile }),
     transitionMs: options.transitionMs ?? DEFAULT_TRANSITION_MS,
     now: options.now,
@@ -163,7 +178,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults(options.faults);
   const requestLog = new RequestLog();
   const app = buildServer(
-    { model, credentials, startedAt: new Date().toISOString(), faults, requestLog },
+    {
+      model,
+      credentials,
+      startedAt: new Date().toISOString(),
+      faults,
+      requestLog,
+      speech: { dialect, deprecatedFields: options.deprecatedFields ?? true },
+    },
     options,
   );
 
@@ -180,6 +202,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     model,
     faults,
     requestLog,
+    dialect,
     close: () => app.close(),
   };
 }

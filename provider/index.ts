@@ -4,7 +4,7 @@
  * Resources: {@link Service}, {@link ReadReplicaSet}, {@link Vpc}, {@link VpcPeering}
  * (type tokens `pulumi-nodejs:dynamic/mdb:<Class>`). Component: {@link ProductionDatabase}
  * (`mdb:index:ProductionDatabase`), the production bundle. Functions, each also in an Output form
- * (`getServiceOutput`, ...) taking Inputs: `getAuthInfo`, `getService` (by id or name),
+ * (`getServiceOutput`, ...) taking Inputs: `getAuthInfo`, `getProjects`, `getService` (by id or name),
  * `listServices`, `getVpc` (by id or name), `listVpcs`, `listReadReplicaSets`,
  * `getVpcPeering`, `listVpcPeerings`, `identify`, `track`.
  * Configuration: stack config `mdb:apiUrl`, `mdb:publicKey`, `mdb:secretKey` (secret),
@@ -31,6 +31,7 @@ export { ProductionDatabase } from "./components/production-database";
 export type { ProductionDatabaseArgs, ProductionDatabasePeeringArgs } from "./components/production-database";
 export {
   getAuthInfo,
+  getProjects,
   getService,
   listServices,
   getVpc,
@@ -41,6 +42,7 @@ export {
   identify,
   track,
   getAuthInfoOutput,
+  getProjectsOutput,
   getServiceOutput,
   listServicesOutput,
   getVpcOutput,
@@ -53,6 +55,7 @@ export {
   MdbLookupError,
 } from "./functions";
 export type {
+  ProjectResult,
   GetServiceArgs,
   GetVpcArgs,
   ProjectArgs,

@@ -32,7 +32,7 @@ export class NetworkModel {
   /** Creates a VPC, in the default region when the request names none; it is usable at once. */
   createVpc(projectId: string, body: CreateVpcRequest): Vpc {
     const vpc: VpcData = {
-      id: newVpcId(),
+      id: newVpcId(this.state.dialect),
       name: body.name,
       cidr: body.cidr,
       region_code: body.region_code ?? DEFAULT_REGION_CODE,
@@ -87,7 +87,7 @@ export class NetworkModel {
   createPeering(projectId: string, vpcId: string, body: CreatePeeringRequest): VpcPeering {
     const vpc = this.state.vpc(projectId, vpcId);
     const peering: PeeringData = {
-      id: newPeeringId(),
+      id: newPeeringId(this.state.dialect),
       peer_account_id: body.peer_account_id,
       peer_region_code: body.peer_region_code,
       peer_vpc_id: body.peer_vpc_id,

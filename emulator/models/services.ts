@@ -124,6 +124,18 @@ export class ServiceModel {
     return serviceView(service);
   }
 
+  /**
+   * Renames a service at once, in any state but DELETING: same id, same data, same endpoints (the
+   * vendor's addition, served in both dialects). The answer is the service with its new name.
+   */
+  renameService(projectId: string, serviceId: string, name: string): Service {
+    const service = this.state.service(projectId, serviceId);
+    checkServiceAction(service, "renameService");
+    service.name = name;
+    this.state.commit();
+    return serviceView(service);
+  }
+
   /** Replaces the password of a READY or PAUSED service (kept hashed, never returned). */
   updatePassword(projectId: string, serviceId: string, password: string): void {
     const service = this.state.service(projectId, serviceId);

@@ -3,6 +3,7 @@
  * the lookups that answer 404 for an unknown id. Every lookup first advances the project's
  * lifecycles to the present (see `advance` in lifecycle.ts), so callers always see current records.
  */
+import type { Dialect } from "../../api/dialects";
 import { ApiError, notFound } from "../errors";
 import { advance } from "../lifecycle";
 import type { PeeringData, ProjectData, ReplicaSetData, ServiceData, Store, VpcData } from "../store";
@@ -15,6 +16,8 @@ export interface ModelOptions {
   transitionMs: number;
   /** Clock in epoch milliseconds; `Date.now` by default (tests may pass a fake one). */
   now?: () => number;
+  /** The dialect spoken: `vendor` gives VPCs and peerings ids of digits. Default `seed`. */
+  dialect?: Dialect;
 }
 
 /** The emulated service's state, its clock and its lookups. */
@@ -23,12 +26,15 @@ export class State {
   transitionMs: number;
   /** The clock, in epoch milliseconds. */
   readonly now: () => number;
+  /** The dialect spoken (the form of new VPC and peering ids). */
+  readonly dialect: Dialect;
   private readonly store: Store;
 
   constructor(options: ModelOptions) {
     this.store = options.store;
     this.transitionMs = options.transitionMs;
     this.now = options.now ?? Date.now;
+    this.dialect = options.dialect ?? "seed";
   }
 
   /** Saves the state (after every change). */

@@ -1,28 +1,33 @@
 /**
- * What each of the 34 operations does, by operation id (moto's "responses"): a call of the model,
+ * What each operation does (the spec's 34 and the vendor's additions), by operation id (moto's "responses"): a call of the model,
  * from path parameters and parsed body to the success body. Method, path, body validation and
  * status are the operation's row in api/operations.ts (see register.ts); lifecycle rules are the
  * model's. The type makes a missing operation a compile error.
  */
 import type { OperationId, ParsedRequestOf, PathParam, ResponseOf } from "../../api/operations";
+import type { ServiceLogsQuery } from "../../api/requests";
 import type { AuthInfo } from "../../api/schemas";
 import type { RouteContext } from "./context";
 
 /** The path parameters of a request, by name. */
 export type Params = Readonly<Record<PathParam, string>>;
 
-/** What one operation does: path parameters and parsed body in, success body out (none: void). */
+/**
+ * What one operation does: path parameters, parsed body and parsed query (for the operations that
+ * take one) in, success body out (none: void).
+ */
 export type Handler<Id extends OperationId> = (
   params: Params,
   body: ParsedRequestOf<Id>,
+  query: Id extends "getServiceLogs" ? ServiceLogsQuery : undefined,
 ) => ResponseOf<Id> | void;
 
 /** Every operation's handler. */
 export type Handlers = { readonly [Id in OperationId]: Handler<Id> };
 
-/** The handlers of the 34 operations over one emulated service. */
+/** The handlers of every operation over one emulated service. */
 export function handlers({ model, credentials, startedAt }: RouteContext): Handlers {
-  const { services, replicaSets, network } = model;
+  const { services, replicaSets, network, telemetry } = model;
   const message = (text: string) => ({ message: text });
   return {
     getAuthInfo: () => authInfo({ credentials, startedAt }),
@@ -74,6 +79,16 @@ export function handlers({ model, credentials, startedAt }: RouteContext): Handl
     createPeering: (p, body) => network.createPeering(p.project_id, p.vpc_id, body),
     getPeering: (p) => network.getPeering(p.project_id, p.vpc_id, p.peering_id),
     deletePeering: (p) => network.deletePeering(p.project_id, p.vpc_id, p.peering_id),
+
+    // The vendor's additions.
+    renameService: (p, body) => services.renameService(p.project_id, p.service_id, body.name),
+    // An API key reaches one project: the list is that project, named as auth info names it.
+    listProjects: () => [{ id: credentials.projectId, name: credentials.projectId }],
+    getServiceLogs: (p, _body, query) => telemetry.serviceLogs(p.project_id, p.service_id, query),
+    listServiceMetricSeries: (p) => telemetry.availableSeries(p.project_id, p.service_id),
+    getServiceMetricSeries: (p, body) => telemetry.metricSeries(p.project_id, p.service_id, body),
+    // API keys hold no refresh token and the emulator no session: nothing to revoke.
+    logout: () => undefined,
   };
 }
 
@@ -81,7 +96,7 @@ export function handlers({ model, credentials, startedAt }: RouteContext): Handl
  * Auth info of the one accepted key (docs/api.md#auth-info), never the secret: under `api_key`,
  * the current name, and `apiKey`, its deprecated alias, for clients of either.
  */
-function authInfo({ credentials, startedAt }: Omit<RouteContext, "model">): AuthInfo {
+function authInfo({ credentials, startedAt }: Pick<RouteContext, "credentials" | "startedAt">): AuthInfo {
   const key = {
     public_key: credentials.publicKey,
     name: "mdb-emulator key",

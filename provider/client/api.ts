@@ -16,9 +16,10 @@ import {
 import { describeIssues } from "../../api/requests";
 import { MdbRequestError } from "./errors";
 import { HttpClient, type HttpClientOptions } from "./http";
-import type { CallArgs, OperationMethods } from "./signatures";
+import type { AnswerOf, CallArgs, OperationMethods } from "./signatures";
+import { isRecord, missingFields, onTheWire, wireRuleOf } from "./wire";
 
-export type { CallArgs, CamelBody, OperationMethods } from "./signatures";
+export type { AnswerOf, BodyOf, CallArgs, CamelBody, OperationMethods } from "./signatures";
 
 /** Top-level camelCase keys to the wire's snake_case; nested values (analytics properties) untouched. */
 function snakeKeys(body: object): Record<string, unknown> {
@@ -37,19 +38,33 @@ class ApiClient {
   }
 
   /**
-   * Sends operation `id`. The body is validated first (a bad one rejects with
-   * {@link MdbRequestError} naming each field, before any request); the row's secret fields are
+   * Sends operation `id`. The body is validated first (a bad one, or one without a field the
+   * client's wire rules require, rejects with {@link MdbRequestError} naming each field, before
+   * any request), and sent with its sizes as strings of digits (`wire.ts`); the row's secret fields are
    * removed from any error text; errors name the last path parameter other than the project.
+   * Where the rule names a read-back and the answer is not the record, the record is read.
    */
-  call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
+  async call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<AnswerOf<Id>> {
+    const answer = await this.send(id, ...args);
+    const readBack = wireRuleOf(id).readBack;
+    if (readBack === undefined || isRecord(answer)) return answer as AnswerOf<Id>;
+    const values = args.slice(0, OPERATIONS[id].params.length) as string[];
+    return (await this.send(readBack, ...(values as CallArgs<typeof readBack>))) as AnswerOf<Id>;
+  }
+
+  /** Sends operation `id` once (with the client's retries): its answer as the API gave it. */
+  private send<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<ResponseOf<Id>> {
     const op = OPERATIONS[id];
     const values = args.slice(0, op.params.length) as string[];
     const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
     let sent: unknown;
     if ("request" in op) {
+      const rule = wireRuleOf(id);
+      const missing = missingFields(rule, body).map((field) => `${field}: is required (the API needs it)`);
       const parsed = op.request.safeParse(body);
-      if (!parsed.success) return Promise.reject(new MdbRequestError(id, describeIssues(parsed.error)));
-      sent = parsed.data;
+      const problems = [...missing, ...(parsed.success ? [] : [describeIssues(parsed.error)])];
+      if (problems.length) return Promise.reject(new MdbRequestError(id, problems.join("; ")));
+      sent = onTheWire(rule, parsed.data);
     }
     const secrets = ("secrets" in op ? op.secrets : [])
       .map((f) => body[f])

@@ -87,6 +87,20 @@ export class MdbApiError extends Error implements MdbApiErrorDetails {
   }
 }
 
+/**
+ * True when `error` is a 404 that names no resource but the route: the server has no such
+ * operation (an older server), rather than no resource `resourceId`. An answer that says "route"
+ * or "page not found" (the emulator's and common web servers' words), or that names neither the
+ * resource's id nor its kind, is taken for an unknown route; `not found` answers of the API name
+ * what they did not find (`service abc not found`).
+ */
+export function isUnknownRoute(error: unknown, resourceId: string, kind: string): boolean {
+  if (!(error instanceof MdbApiError) || !error.isNotFound) return false;
+  const text = error.apiMessage;
+  if (/\broute\b|page not found/i.test(text)) return true;
+  return !text.includes(resourceId) && !text.toLowerCase().includes(kind.toLowerCase());
+}
+
 /** A request the client refused to send because an input is invalid; names the field. */
 export class MdbRequestError extends Error {
   /** Name of the client operation. */

@@ -4,6 +4,7 @@
  * and settings as the resources (see `./session.ts`). Records come back camelCase, mapped by
  * the resources' field tables, without secrets.
  */
+import { isUnknownRoute } from "../client/errors";
 import type { Service as ServiceRecord, Vpc as VpcRecord } from "../client/schemas";
 import { recordOutputs } from "../kit/field-table";
 import { withoutUndefined } from "../kit/outputs";
@@ -21,6 +22,7 @@ import type {
   GetVpcPeeringArgs,
   IdentifyArgs,
   ProjectArgs,
+  ProjectResult,
   ReadReplicaSetResult,
   ServiceResult,
   ServiceScopeArgs,
@@ -72,6 +74,22 @@ export async function getAuthInfo(): Promise<AuthInfoResult> {
       ? { id: key.issuing_user.id, name: key.issuing_user.name, email: key.issuing_user.email }
       : undefined,
   });
+}
+
+/**
+ * The projects the configured API key reaches (`GET /projects`): a project key reaches its own
+ * project only, a user's credentials every project of the user. A server without that route
+ * (an API older than it) is answered with the key's own project, from `GET /auth/info`.
+ */
+export async function getProjects(): Promise<ProjectResult[]> {
+  try {
+    const projects = await api().listProjects();
+    return projects.map((p) => withoutUndefined({ id: p.id, name: p.name }) as ProjectResult);
+  } catch (error) {
+    if (!isUnknownRoute(error, "projects", "project")) throw error;
+    const { project } = (await api().getAuthInfo()).apiKey;
+    return [withoutUndefined({ id: project.id, name: project.name }) as ProjectResult];
+  }
 }
 
 /**

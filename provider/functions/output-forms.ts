@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import {
   getAuthInfo,
+  getProjects,
   getService,
   getVpc,
   getVpcPeering,
@@ -26,6 +27,7 @@ import type {
   GetVpcPeeringArgs,
   IdentifyArgs,
   ProjectArgs,
+  ProjectResult,
   ReadReplicaSetResult,
   ServiceResult,
   ServiceScopeArgs,
@@ -86,6 +88,11 @@ function callWhenKnown<A, R>(
 /** {@link getAuthInfo} as an Output: who the configured API key belongs to. */
 export function getAuthInfoOutput(opts?: FunctionOutputOptions): pulumi.Output<AuthInfoResult> {
   return callWhenKnown(() => getAuthInfo(), {}, opts);
+}
+
+/** {@link getProjects} as an Output: the projects the configured API key reaches. */
+export function getProjectsOutput(opts?: FunctionOutputOptions): pulumi.Output<ProjectResult[]> {
+  return callWhenKnown(() => getProjects(), {}, opts);
 }
 
 /**

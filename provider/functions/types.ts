@@ -89,6 +89,14 @@ export interface AuthInfoResult {
   issuingUser?: { id?: string; name?: string; email?: string };
 }
 
+/** A project the API key reaches, as {@link getProjects} returns it. */
+export interface ProjectResult {
+  /** Id of the project: a `projectId` for the resources and the other functions. */
+  id: string;
+  /** Name of the project, when the API says. */
+  name?: string;
+}
+
 /** A service as {@link getService} and {@link listServices} return it: the `Service` resource's outputs, without secrets. */
 export type ServiceResult = Omit<
   ServiceOutputs,

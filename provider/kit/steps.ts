@@ -30,6 +30,8 @@ export interface Step<R = unknown> {
   remember?: Record<string, unknown>;
   /** Its answer is the whole record, so it need not be read again. */
   answersRecord?: boolean;
+  /** Turns a failure of the call into the error to report (one that says what to do), or returns it. */
+  explain?: (error: unknown) => unknown;
 }
 
 /** How a resource waits after an asynchronous step. */
@@ -78,7 +80,10 @@ export async function runSteps<R>(run: StepRun<R>, steps: Step<R>[], memory: obj
   let last: unknown;
   for (const step of steps) {
     run.progress(`${run.what}: ${callText(stepCall(step))}`);
-    const send = () => callOperation(run.api, step.op, run.ref, step.body);
+    const send = () =>
+      callOperation(run.api, step.op, run.ref, step.body).catch((error: unknown) => {
+        throw step.explain ? step.explain(error) : error;
+      });
     const until = step.settle?.until;
     if (step.settle && until) {
       await sendAndSettle(run.what, send, (u) => run.settle(step.settle?.target, u), until, run.progress);

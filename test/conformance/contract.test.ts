@@ -1,9 +1,18 @@
 /**
- * Conformance, driven by api/operations.ts: each of the 34 operations, called with a valid body on
- * records in the state it needs, answers the success status of its row and a body that the STRICT
- * schema of its row reads (an undocumented field fails, except the documented extensions).
+ * Conformance, driven by api/operations.ts, in each dialect: each operation the dialect serves,
+ * called with a valid body on records in the state it needs, answers the success status of its row
+ * and a body that the STRICT schema of its row reads as that dialect answers it (an undocumented
+ * field fails, except the documented extensions), in the dialect's words. Also the two readings of
+ * a record, the lenient reading of every version's answers (W2), and the contract's paths and limits.
  */
-import { OPERATIONS, OPERATION_IDS, fillPath, responseSchema, type OperationId } from "../../api/operations";
+import {
+  OPERATIONS,
+  answerKind,
+  fillPath,
+  operationIdsOf,
+  responseSchema,
+  type OperationId,
+} from "../../api/operations";
 import {
   CPU_MILLIS,
   EMULATOR_EXTENSIONS,
@@ -15,6 +24,8 @@ import {
   inRange,
   LENIENT_RECORDS,
   STRICT_RECORDS,
+  canonicalServiceType,
+  sameServiceType,
   type ReadReplicaSet,
   type Service,
   type Vpc,
@@ -22,15 +33,9 @@ import {
 } from "../../api/schemas";
 import type { TestEmulator, TestResponse } from "../helpers/emulator";
 import { exampleBody, type Ids } from "./examples";
-import { startConformanceEmulator } from "./helpers";
+import { DIALECT_CASES, startConformanceEmulator } from "./helpers";
 
 let emu: TestEmulator;
-
-beforeAll(async () => {
-  emu = await startConformanceEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => emu.reset());
 
 /** Calls operation `id` about the records `ids`, with its example body. */
 function call(id: OperationId, ids: Ids) {
@@ -98,16 +103,28 @@ const PRECONDITIONS: { readonly [Id in OperationId]?: (ids: Ids) => Promise<unkn
   deleteVpc: (ids) => call("deletePeering", ids),
 };
 
-describe.each(OPERATION_IDS.map((id) => [OPERATIONS[id].name, id] as const))("%s", (_name, id) => {
-  const op = OPERATIONS[id];
-  it(`answers ${op.status} with a ${op.response} body that the strict schema reads`, async () => {
-    const ids = await records();
-    await PRECONDITIONS[id]?.(ids);
-    const response = await call(id, ids);
-    expect(response.status).toBe(op.status);
-    expect(responseSchema(id, "strict").safeParse(response.body).error).toBeUndefined();
-    if (op.response === "none") expect(response.text).toBe("");
+describe.each(DIALECT_CASES)("%s dialect", (dialect) => {
+  beforeAll(async () => {
+    emu = await startConformanceEmulator({ dialect });
   });
+  afterAll(() => emu.close());
+  beforeEach(() => emu.reset());
+
+  describe.each(operationIdsOf(dialect).map((id) => [OPERATIONS[id].name, id] as const))(
+    "%s",
+    (_name, id) => {
+      const op = OPERATIONS[id];
+      const kind = answerKind(id, dialect);
+      it(`answers ${op.status} with a ${kind} body that the strict schema reads`, async () => {
+        const ids = await records();
+        await PRECONDITIONS[id]?.(ids);
+        const response = await call(id, ids);
+        expect(response.status).toBe(op.status);
+        expect(responseSchema(id, "strict", dialect).safeParse(response.body).error).toBeUndefined();
+        if (kind === "none") expect(response.text).toBe("");
+      });
+    },
+  );
 });
 
 describe("the two readings of a record", () => {
@@ -133,6 +150,80 @@ describe("the two readings of a record", () => {
     expect(STRICT_RECORDS.ReadReplicaSet.safeParse({ ...replicaSet, reason: "disk full" }).success).toBe(
       false,
     );
+  });
+});
+
+describe("the lenient reading of every version's answers (W2)", () => {
+  const base = {
+    service_id: "s1",
+    project_id: "p1",
+    name: "db",
+    region_code: "us-east-1",
+    service_type: "TIMESERIESDB",
+    status: "READY",
+  };
+  const endpoint = { host: "h", port: 5432, vpc_id: "1234" };
+  const read = (record: object) => LENIENT_RECORDS.Service.parse(record);
+
+  it("TIMESCALEDB is a known service type, the same as TIMESERIESDB", () => {
+    expect(STRICT_RECORDS.Service.safeParse({ ...base, service_type: "TIMESCALEDB" }).success).toBe(true);
+    expect(sameServiceType(read({ ...base, service_type: "TIMESCALEDB" }).service_type, "TIMESERIESDB")).toBe(
+      true,
+    );
+    expect(sameServiceType("TIMESCALEDB", "POSTGRES")).toBe(false);
+    expect(canonicalServiceType("TIMESCALEDB")).toBe("TIMESERIESDB");
+  });
+
+  it.each([
+    ["vpcEndpoint only (seed, spec-era)", { vpcEndpoint: endpoint }],
+    ["vpc_endpoint only (current, deprecated aliases off)", { vpc_endpoint: endpoint }],
+    ["both (current)", { vpc_endpoint: endpoint, vpcEndpoint: endpoint }],
+    ["vpc_endpoint and a null vpcEndpoint", { vpc_endpoint: endpoint, vpcEndpoint: null }],
+  ])("%s: readers see the one endpoint under either name", (_what, fields) => {
+    const service = read({ ...base, ...fields });
+    expect(service.vpc_endpoint).toEqual(endpoint);
+    expect(service.vpcEndpoint).toEqual(endpoint);
+  });
+
+  it("no endpoint, or null ones: neither name is set", () => {
+    const service = read({ ...base, vpcEndpoint: null, vpc_endpoint: null });
+    expect("vpc_endpoint" in service || "vpcEndpoint" in service).toBe(false);
+  });
+
+  it.each([
+    ["READY", false],
+    ["PAUSING", true],
+    ["PAUSED", true],
+    ["RESUMING", false],
+  ])("without paused, a %s service reads paused %s; a sent paused is kept", (status, paused) => {
+    expect(read({ ...base, status }).paused).toBe(paused);
+    expect(read({ ...base, status, paused: !paused }).paused).toBe(!paused);
+  });
+
+  it("renameVpc: the VPC and {message} both read, in the lenient and the undialected strict reading", () => {
+    const vpc = { id: "123", name: "n", cidr: "10.0.0.0/16", region_code: "r" };
+    for (const reading of ["lenient", "strict"] as const) {
+      expect(responseSchema("renameVpc", reading).safeParse(vpc).success).toBe(true);
+      expect(responseSchema("renameVpc", reading).safeParse({ message: "renamed" }).success).toBe(true);
+    }
+    expect(responseSchema("renameVpc", "strict", "seed").safeParse({ message: "renamed" }).success).toBe(
+      false,
+    );
+    expect(responseSchema("renameVpc", "strict", "vendor").safeParse(vpc).success).toBe(false);
+  });
+
+  it("delete replica set: {code, message} and no body both read; each dialect answers its own", () => {
+    const ack = { code: "ACCEPTED", message: "deleting" };
+    expect(responseSchema("deleteReplicaSet", "lenient").safeParse(ack).success).toBe(true);
+    expect(responseSchema("deleteReplicaSet", "lenient").safeParse(undefined).success).toBe(true);
+    expect(responseSchema("deleteReplicaSet", "strict", "seed").safeParse(undefined).success).toBe(false);
+    expect(responseSchema("deleteReplicaSet", "strict", "vendor").safeParse(ack).success).toBe(false);
+  });
+
+  it("service logs: last_cursor read from the deprecated lastCursor when only that came", () => {
+    expect(responseSchema("getServiceLogs", "lenient").parse({ logs: [], lastCursor: "c1" })).toMatchObject({
+      last_cursor: "c1",
+    });
   });
 });
 

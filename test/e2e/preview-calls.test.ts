@@ -129,11 +129,11 @@ const ROWS: Row[] = [
     calls: ["createService", "attachToVpc", "updatePassword", "deleteService"],
   },
   {
-    row: "Service name (replace)",
+    row: "Service name",
     set: [["serviceName", "pc-db-2"]],
     resource: "db",
-    op: "replace",
-    calls: ["createService", "attachToVpc", "updatePassword", "deleteService"],
+    op: "update",
+    calls: ["renameService"],
   },
   {
     row: "ReadReplicaSet nodes",

@@ -48,11 +48,12 @@ export class EmulatorProcess {
   /**
    * Starts `node dist/emulator/cli.js` on a free port and waits for its listening line.
    * `stateFile` keeps the emulator's records in that JSON file (`--state-file`); `port` (default: a
-   * free one) lets an emulator stopped with its state file come back at the same URL.
+   * free one) lets an emulator stopped with its state file come back at the same URL; `dialect` is
+   * the words it speaks (`--dialect`, default seed).
    */
   static async start(
     transitionMs = 40,
-    options: { stateFile?: string; port?: number } = {},
+    options: { stateFile?: string; port?: number; dialect?: "seed" | "vendor" } = {},
   ): Promise<EmulatorProcess> {
     const child = spawn(
       process.execPath,
@@ -69,6 +70,7 @@ export class EmulatorProcess {
         "--project-id",
         E2E_KEYS.projectId,
         ...(options.stateFile ? ["--state-file", options.stateFile] : []),
+        ...(options.dialect ? ["--dialect", options.dialect] : []),
       ],
       { stdio: ["ignore", "pipe", "ignore"] },
     );

@@ -184,8 +184,31 @@ describe("each row of the diff table", () => {
     expect(result.state.outs).toMatchObject({ cpuMillis: 2000, paused: true });
   });
 
+  it("name changes in place with renameService: the same service, renamed", async () => {
+    const news = { ...BASE, name: "orders-2" };
+    const { result, calls } = await recordCalls(emu, () => services.update(state, news));
+    expect(result.diff.replaces ?? []).toEqual([]);
+    expect(calls).toEqual([`POST ${SVC}/rename`]);
+    expect(result.state.id).toBe(state.id);
+    expect(result.state.outs.name).toBe("orders-2");
+    expect((await listServices()).map((s) => [s.service_id, s.name])).toEqual([[state.id, "orders-2"]]);
+    expect((await services.diff(result.state, news)).diff.changes).toBe(false);
+  });
+
+  it("a server without renameService (404 naming no service): the error says how to replace instead, nothing is deleted", async () => {
+    await emu.setFaults({ rules: [{ method: "POST", path: "/rename$", status: 404 }] });
+    const { result: error, calls } = await recordCalls(emu, () =>
+      errorOf(services.update(state, { ...BASE, name: "orders-2", cpuMillis: 2000 })),
+    );
+    const text = errorText(error);
+    expect(text).toMatch(/the server has no rename operation/);
+    expect(text).toMatch(/replaceOnChanges: \["name"\]/);
+    // The rename comes first: nothing else was changed, nothing deleted.
+    expect(calls).toEqual([`POST ${SVC}/rename`]);
+    expect((await listServices()).map((s) => [s.service_id, s.name])).toEqual([[state.id, "orders"]]);
+  });
+
   it.each([
-    ["name", "orders-2"],
     ["serviceType", "VECTOR"],
     ["regionCode", "eu-west-1"],
     ["forkFrom", { serviceId: "other", strategy: "NOW" }],

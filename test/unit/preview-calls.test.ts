@@ -181,6 +181,20 @@ describe("an in-place update names its calls in the order up makes them", () => 
     );
   });
 
+  it("a service rename is one call in place, keeping the service", async () => {
+    expect(await lineOf("service", SERVICE_STATE, { ...SERVICE_INPUTS, name: "orders-db-2" })).toBe(
+      "db: renameService orders-db → orders-db-2 (no restart)",
+    );
+  });
+
+  it("a service rename comes first of the calls of an update", async () => {
+    expect(
+      await lineOf("service", SERVICE_STATE, { ...SERVICE_INPUTS, name: "orders-db-2", cpuMillis: 2000 }),
+    ).toBe(
+      "db: renameService orders-db → orders-db-2, resizeService 1000m/4GB → 2000m/4GB (the service restarts once)",
+    );
+  });
+
   it("a VPC rename is one call, with no word on restarts", async () => {
     const olds = VPC_STATE;
     const news = {
@@ -194,7 +208,7 @@ describe("an in-place update names its calls in the order up makes them", () => 
 });
 
 describe("a replacement says why, and names the create, the calls after it and the delete", () => {
-  it("a renamed service is created with what the create cannot carry, then the old one deleted", async () => {
+  it("a service moved to another region is created with what the create cannot carry, then the old one deleted", async () => {
     const olds = {
       ...SERVICE_STATE,
       vpcId: "vpc-a",
@@ -204,7 +218,7 @@ describe("a replacement says why, and names the create, the calls after it and t
     };
     const news = {
       ...SERVICE_INPUTS,
-      name: "orders-db-2",
+      regionCode: "eu-west-1",
       vpcId: "vpc-a",
       connectionPooler: true,
       replicaCount: 1,
@@ -213,8 +227,8 @@ describe("a replacement says why, and names the create, the calls after it and t
     };
     const line = await lineOf("service", olds, news);
     expect(line).toBe(
-      "db: replace (name orders-db → orders-db-2: the API cannot rename a service): " +
-        "createService orders-db-2 1000m/4GB, setHA 1 (0 sync) → 1 (1 sync), attachToVpc vpc-a, enablePooler, updatePassword, " +
+      "db: replace (regionCode us-east-1 → eu-west-1: cannot change in place): " +
+        "createService orders-db 1000m/4GB, setHA 1 (0 sync) → 1 (1 sync), attachToVpc vpc-a, enablePooler, updatePassword, " +
         "then deleteService of the old service",
     );
     expect(line).not.toContain("Pw-Secret-9981");

@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MdbApi } from "../../provider/client/api";
+import { MdbApiError } from "../../provider/client/errors";
 import type { AuthInfo, Service as ServiceRecord } from "../../provider/client/schemas";
 import { MissingConfigError } from "../../provider/config";
 import * as fns from "../../provider/functions";
@@ -107,6 +108,31 @@ describe("functions: camelCase results mapped by the resources' own mappings", (
       project: { id: "key-project", name: "Main", planType: "FREE" },
       issuingUser: { id: "u1", name: "Ada", email: "ada@example.com" },
     });
+  });
+
+  it("getProjects: the projects the key reaches; the key's own project where the server has no GET /projects", async () => {
+    stub("listProjects", [
+      { id: "p1", name: "Main" },
+      { id: "p2", name: "Staging" },
+    ]);
+    expect(await fns.getProjects()).toEqual([
+      { id: "p1", name: "Main" },
+      { id: "p2", name: "Staging" },
+    ]);
+    jest.restoreAllMocks();
+    const noRoute = new MdbApiError({
+      operation: "listProjects",
+      status: 404,
+      code: "NOT_FOUND",
+      apiMessage: "no route GET /public/api/v1/projects",
+      ambiguous: false,
+    });
+    jest.spyOn(MdbApi.prototype, "listProjects").mockRejectedValue(noRoute);
+    stub("getAuthInfo", authInfo);
+    expect(await fns.getProjects()).toEqual([{ id: "key-project", name: "Main" }]);
+    const denied = new MdbApiError({ ...noRoute, status: 401, code: "UNAUTHORIZED", apiMessage: "bad key" });
+    jest.spyOn(MdbApi.prototype, "listProjects").mockRejectedValue(denied);
+    await expect(fns.getProjects()).rejects.toBe(denied);
   });
 
   it("getService and listServices, without the initial password", async () => {

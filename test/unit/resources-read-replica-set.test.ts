@@ -96,9 +96,12 @@ describe("ReadReplicaSet update plan", () => {
     ]);
   });
 
-  it("resizes nodes, CPU and memory in one call, carrying the unchanged sizes", () => {
+  it("resizes in one call, carrying both sizes always and nodes only when they change", () => {
     expect(planReplicaSetUpdate(observed(), want({ cpuMillis: 1500 }))).toEqual([
-      { op: "resizeReplicaSet", body: { nodes: 2, cpuMillis: 1500, memoryGbs: 4 } },
+      { op: "resizeReplicaSet", body: { cpuMillis: 1500, memoryGbs: 4 } },
+    ]);
+    expect(planReplicaSetUpdate(observed(), want({ nodes: 3 }))).toEqual([
+      { op: "resizeReplicaSet", body: { cpuMillis: 1000, memoryGbs: 4, nodes: 3 } },
     ]);
   });
 

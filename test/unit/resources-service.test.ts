@@ -10,6 +10,7 @@ const planServiceUpdate = (have: ServiceOutputs, want: ServiceInputs) =>
   planService(have, want).map((s) => ({ op: s.op, ...(s.body ? { body: s.body } : {}) }));
 import { finalForkName } from "../../provider/resources/service/final-fork";
 import { PROVIDERS } from "../../provider/host";
+import { MdbApiError } from "../../provider/client/errors";
 
 const impl = PROVIDERS.service;
 
@@ -57,6 +58,21 @@ describe("Service check", () => {
     expect(long.endsWith("-final-svc123")).toBe(true);
   });
 
+  it("takes TIMESCALEDB, the vendor's name of TIMESERIESDB, as the same type: no change either way", async () => {
+    expect(await failuresOf({ ...valid, serviceType: "TIMESCALEDB" })).toEqual([]);
+    const olds = { ...observed(), serviceType: "TIMESERIESDB" } as Record<string, unknown>;
+    const diff = await impl.diff("svc1", olds, { ...valid, serviceType: "TIMESCALEDB" });
+    expect(diff.changes).toBe(false);
+    const back = await impl.diff(
+      "svc1",
+      { ...olds, serviceType: "TIMESCALEDB" },
+      { ...valid, serviceType: "TIMESERIESDB" },
+    );
+    expect(back.changes).toBe(false);
+    const other = await impl.diff("svc1", olds, { ...valid, serviceType: "VECTOR" });
+    expect(other.replaces).toEqual(["serviceType"]);
+  });
+
   it("refuses more synchronous replicas than replicas", async () => {
     expect(await failuresOf({ ...valid, replicaCount: 1, syncReplicaCount: 2 })).toEqual([
       "syncReplicaCount: must not exceed replicaCount (1)",
@@ -97,6 +113,37 @@ describe("Service update plan", () => {
       paused: false,
       ...overrides,
     }) as ServiceInputs;
+
+  it("renames in place, first of all, and says so in the preview's words", () => {
+    const steps = planService(
+      observed({ paused: true }),
+      want({ name: "orders-db-2", cpuMillis: 2000, paused: true }),
+    );
+    expect(steps.map((s) => s.op)).toEqual(["renameService", "startService", "resizeService", "stopService"]);
+    expect(steps[0]).toMatchObject({ body: { name: "orders-db-2" }, detail: "orders-db → orders-db-2" });
+  });
+
+  it("explains a rename the server has no route for, and passes any other failure on", () => {
+    const [rename] = planService(observed(), want({ name: "orders-db-2" }));
+    const answer = (apiMessage: string) =>
+      new MdbApiError({
+        operation: "renameService",
+        status: 404,
+        code: "NOT_FOUND",
+        apiMessage,
+        ambiguous: false,
+      });
+    for (const route of ["no route POST /public/api/v1/projects/proj/services/svc1/rename", "Not Found"]) {
+      const explained = rename.explain!(answer(route)) as Error;
+      expect(explained.message).toMatch(/the server has no rename operation/);
+      expect(explained.message).toMatch(/replaceOnChanges: \["name"\]/);
+      expect(explained.message).toMatch(/nothing was changed or deleted/);
+    }
+    const gone = answer("service svc1 not found");
+    expect(rename.explain!(gone)).toBe(gone);
+    const busy = new MdbApiError({ ...gone, status: 409, code: "CONFLICT", apiMessage: "busy" });
+    expect(rename.explain!(busy)).toBe(busy);
+  });
 
   it("orders every kind of change: startService, detachFromVpc, resizeService, setHA, attachToVpc, enablePooler, setServiceEnvironment, updatePassword, stopService", () => {
     const have = observed({ paused: true, vpcId: "vpc-old" });

@@ -141,11 +141,11 @@ const CASES: SpecCase[] = [
     replaces: [
       ["serviceType", "VECTOR", "UPDATE_REPLACE"],
       ["regionCode", "eu-west-1", "UPDATE_REPLACE"],
-      ["name", "orders-db-2", "UPDATE_REPLACE"],
       ["forkFrom", { serviceId: "other", strategy: "NOW" }, "ADD_REPLACE"],
       ["projectId", "other", "UPDATE_REPLACE"],
     ],
     inPlace: [
+      ["name", "orders-db-2", "UPDATE", ["renameService"]],
       ["cpuMillis", 2000, "UPDATE", ["resizeService"]],
       ["memoryGbs", 8, "UPDATE", ["resizeService"]],
       ["replicaCount", 1, "UPDATE", ["setHA"]],

@@ -66,8 +66,9 @@ function size(nodes: number, cpuMillis: number, memoryGbs: number): string {
 
 /**
  * The calls that bring the observed set `have` to the desired `want`, in this fixed order:
- * resizeReplicaSet (nodes, CPU and memory in one call; it takes the set through `resizing`, and
- * the set must be active again before the pooler can change), the pooler, the environment.
+ * resizeReplicaSet (CPU and memory always, both, as the API requires, and nodes when they
+ * change, in one call; it takes the set through `resizing`, and the set must be active again
+ * before the pooler can change), the pooler, the environment.
  * Each is planned only if the observed state differs, so re-running after a failure half-way
  * finishes the job.
  */
@@ -80,7 +81,8 @@ export function planReplicaSet(
   if (have.nodes !== nodes || have.cpuMillis !== cpuMillis || have.memoryGbs !== memoryGbs)
     steps.push({
       op: "resizeReplicaSet",
-      body: { nodes, cpuMillis, memoryGbs },
+      // The current API's resize takes only the sizes: nodes go along only when they change.
+      body: { cpuMillis, memoryGbs, ...(have.nodes !== nodes ? { nodes } : {}) },
       detail: `${size(have.nodes, have.cpuMillis, have.memoryGbs)} → ${size(nodes, cpuMillis, memoryGbs)}`,
       effect: "restart",
       settle: { until: (r) => r.nodes === nodes && r.cpu_millis === cpuMillis && r.memory_gbs === memoryGbs },

@@ -1,19 +1,22 @@
 /**
  * `Service`, declared: its field table (every input and output once; the row's doc comment is
- * its documentation) and its facts. Type, region and fork source replace it (and so does the
- * name: the API cannot rename a service); sizes, HA, environment, password, pooler, VPC and
- * pause change in place by the calls each row names (`plan.ts` makes them).
+ * its documentation) and its facts. Type, region and fork source replace it; name, sizes, HA,
+ * environment, password, pooler, VPC and pause change in place by the calls each row names
+ * (`plan.ts` makes them).
  */
 import { z } from "zod";
 import {
   CPU_MILLIS,
   FORK_STRATEGIES,
   MEMORY_GBS,
-  SERVICE_TYPES,
+  RECORD_SERVICE_TYPES,
   SHARED,
   type Service as ServiceRecord,
+  canonicalServiceType,
   isSharedSpec,
+  sameServiceType,
 } from "../../client/schemas";
+import { isPausedRecord, vpcEndpointOf, vpcIdOf } from "../../client/readings";
 import type { PgEnv } from "../../kit/connection";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
 import { type EndpointOutput, endpointOf } from "../../kit/outputs";
@@ -86,6 +89,13 @@ function sizeOf(r: ServiceRecord, size: "cpu_millis" | "memory_gbs"): number | t
   return spec?.[size] ?? 0;
 }
 
+/** Two service types are one when they are the same word or synonyms (TIMESCALEDB is TIMESERIESDB). */
+function sameType(desired: unknown, observed: unknown): boolean {
+  return typeof desired === "string" && typeof observed === "string"
+    ? sameServiceType(desired, observed)
+    : desired === observed;
+}
+
 /** A dedicated size becomes `"shared"`: the API resizes only to dedicated sizes, so this replaces. */
 const toShared = (desired: unknown, observed: unknown) =>
   desired === SHARED && observed !== SHARED && observed !== undefined;
@@ -118,11 +128,21 @@ export const SERVICE_FIELDS = {
   /**
    * Name of the service, 1 to 128 characters. Default: the Pulumi resource name plus a suffix derived from the
    * project, stack and resource name (stable, so a re-run finds a service an interrupted run
-   * created). Change: replace (the API cannot rename a service).
+   * created). Change: in place (renameService), keeping the service's id and data; on a server
+   * without renameService the update fails and says how to replace the service instead
+   * (the `replaceOnChanges: ["name"]` resource option).
    */
-  name: name(resourceName, { replace: "the API cannot rename a service" }, { read: (r) => r.name }),
-  /** `TIMESERIESDB`, `POSTGRES` or `VECTOR`. Change: replace. */
-  serviceType: input(z.enum(SERVICE_TYPES), { replace: true }, { read: (r) => r.service_type }),
+  name: name(resourceName, { update: ["renameService"] }, { read: (r) => r.name }),
+  /**
+   * `TIMESERIESDB`, `POSTGRES` or `VECTOR`; `TIMESCALEDB`, the vendor's name of `TIMESERIESDB`, is
+   * the same type (no change between the two). Change: replace.
+   */
+  serviceType: input(
+    z.enum(RECORD_SERVICE_TYPES),
+    { replace: true },
+    // Read in the seed's word, so a stack keeps one value whichever word the API answers.
+    { read: (r) => canonicalServiceType(r.service_type), equals: sameType },
+  ),
   /** Region code, e.g. `us-east-1`. Change: replace. */
   regionCode: input(nonEmpty, { replace: true }, { read: (r) => r.region_code }),
   /**
@@ -176,13 +196,13 @@ export const SERVICE_FIELDS = {
   vpcId: input(
     nonEmpty.optional(),
     { update: ["detachFromVpc", "attachToVpc"] },
-    { read: (r) => r.vpcEndpoint?.vpc_id ?? undefined, created: () => undefined },
+    { read: vpcIdOf, created: () => undefined },
   ),
   /** Whether the service is paused. Default false. Change: in place (stopService / startService). */
   paused: input(
     flagField(false),
     { update: ["stopService", "startService"] },
-    { read: (r) => r.paused ?? r.status === "PAUSED", created: () => false },
+    { read: isPausedRecord, created: () => false },
   ),
   /** Create the service as a fork of another. Change: replace. */
   forkFrom: input(
@@ -242,10 +262,10 @@ export const SERVICE_FIELDS = {
   }),
   /** VPC endpoint, while attached. */
   vpcEndpoint: output<{ host?: string; port?: number; vpcId?: string } | undefined>({
-    read: (r) =>
-      r.vpcEndpoint
-        ? { host: r.vpcEndpoint.host, port: r.vpcEndpoint.port, vpcId: r.vpcEndpoint.vpc_id }
-        : undefined,
+    read: (r) => {
+      const vpc = vpcEndpointOf(r);
+      return vpc ? { host: vpc.host, port: vpc.port, vpcId: vpc.vpc_id } : undefined;
+    },
   }),
   /** Compute allocated. */
   resources: output<ResourceOutput[]>({

@@ -3,6 +3,8 @@
  * desired inputs, as steps named by the operations they call (the kit makes them and waits
  * after each asynchronous one, `kit/steps.ts`).
  */
+import { isUnknownRoute } from "../../client/errors";
+import { vpcIdOf } from "../../client/readings";
 import { SHARED, type Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/steps";
@@ -43,6 +45,20 @@ export function size(cpuMillis: number | string | undefined, memoryGbs: number |
   return `${cpuMillis ?? "?"}m/${memoryGbs ?? "?"}GB`;
 }
 
+/**
+ * The error of a rename the server does not serve (a 404 naming no service: an API older than
+ * renameService): what happened, that nothing changed, and the way to a new service instead.
+ */
+export function noRename(have: ServiceOutputs, want: ServiceInputs): Error {
+  return new Error(
+    `service ${have.serviceId}: the server has no rename operation (renameService answered 404 for its ` +
+      `route), so the name cannot change from "${have.name}" to "${want.name}" in place; nothing was ` +
+      `changed or deleted. Keep the name "${have.name}", or, to replace the service by a new one named ` +
+      `"${want.name}" (a new service id, without the old one's data), add the resource option ` +
+      `\`replaceOnChanges: ["name"]\` and run \`pulumi up\` again.`,
+  );
+}
+
 /** `1`, or `2 (1 sync)` when synchronous replicas are involved. */
 function ha(replicas: number, sync: number, showSync: boolean): string {
   return showSync ? `${replicas} (${sync} sync)` : String(replicas);
@@ -50,6 +66,7 @@ function ha(replicas: number, sync: number, showSync: boolean): string {
 
 /**
  * The calls that bring the observed service `have` to the desired `want`, in this fixed order:
+ * renameService (first, so a server without it fails the update before anything changed),
  * startService (the other actions need a running service), detachFromVpc (the old VPC),
  * resizeService, setHA, attachToVpc (the new VPC), the pooler, setServiceEnvironment,
  * updatePassword, stopService. Each is planned only if the observed state differs, so re-running
@@ -59,6 +76,14 @@ function ha(replicas: number, sync: number, showSync: boolean): string {
  */
 export function planService(have: ServiceOutputs, want: ServiceInputs): Step<ServiceRecord>[] {
   const steps: Step<ServiceRecord>[] = [];
+  if (want.name !== have.name)
+    steps.push({
+      op: "renameService",
+      body: { name: want.name },
+      detail: `${have.name} → ${want.name}`,
+      answersRecord: true,
+      explain: (error) => (isUnknownRoute(error, have.serviceId, "service") ? noRename(have, want) : error),
+    });
   const detach = have.vpcId !== undefined && have.vpcId !== want.vpcId;
   const attach = want.vpcId !== undefined && want.vpcId !== have.vpcId;
   const resize = have.cpuMillis !== want.cpuMillis || have.memoryGbs !== want.memoryGbs;
@@ -73,7 +98,7 @@ export function planService(have: ServiceOutputs, want: ServiceInputs): Step<Ser
       body: { vpcId },
       detail: vpcId,
       effect: "restart",
-      settle: { until: (r) => !r.vpcEndpoint },
+      settle: { until: (r) => vpcIdOf(r) === undefined },
     });
   }
   if (resize) {
@@ -117,7 +142,7 @@ export function planService(have: ServiceOutputs, want: ServiceInputs): Step<Ser
       body: { vpcId },
       detail: vpcId,
       effect: "restart",
-      settle: { until: (r) => r.vpcEndpoint?.vpc_id === vpcId },
+      settle: { until: (r) => vpcIdOf(r) === vpcId },
     });
   }
   if (want.connectionPooler !== have.connectionPooler)

@@ -3,7 +3,14 @@
  * service is created (or forked) once, waited for until READY, then given what the create
  * call cannot carry (HA sync replicas, VPC, pooler, password, pause) by its update plan.
  */
-import { ADDONS_OF_TYPE, type Service as ServiceRecord } from "../../client/schemas";
+import { isPausedRecord } from "../../client/readings";
+import {
+  ADDONS_OF_TYPE,
+  type Service as ServiceRecord,
+  type ServiceType,
+  canonicalServiceType,
+  sameServiceType,
+} from "../../client/schemas";
 import { unlessGone } from "../../kit/delete";
 import type { PlannedCall } from "../../kit/preview";
 import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
@@ -18,7 +25,7 @@ async function checkForkSource({ api, ref }: OpContext<"serviceId">, want: Servi
   if (!want.forkFrom) return;
   const source = await api.getService(want.forkFrom.projectId ?? ref.projectId, want.forkFrom.serviceId);
   const problems: string[] = [];
-  if (source.service_type !== want.serviceType)
+  if (!sameServiceType(source.service_type, want.serviceType))
     problems.push(`serviceType is ${want.serviceType} but the source is ${source.service_type}`);
   if (source.region_code !== want.regionCode)
     problems.push(`regionCode is ${want.regionCode} but the source is in ${source.region_code}`);
@@ -42,7 +49,7 @@ function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): 
   }
   return api.createService(ref.projectId, {
     name: want.name,
-    addons: ADDONS_OF_TYPE[want.serviceType],
+    addons: ADDONS_OF_TYPE[canonicalServiceType(want.serviceType) as ServiceType],
     regionCode: want.regionCode,
     cpuMillis: want.cpuMillis,
     memoryGbs: want.memoryGbs,
@@ -94,7 +101,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
   settle: (ctx, record) =>
     record.status === "READY" || record.status === "PAUSED"
       ? Promise.resolve(record)
-      : waitForService(ctx, record.paused ? "PAUSED" : "READY"),
+      : waitForService(ctx, isPausedRecord(record) ? "PAUSED" : "READY"),
   waitFor: (ctx, target, until) => waitForService(ctx, target === "PAUSED" ? "PAUSED" : "READY", until),
   plan: planService,
   verify: verifyServiceVpc,
@@ -105,7 +112,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
     same: (record, want) =>
       record.name === want.name &&
       record.region_code === want.regionCode &&
-      record.service_type === want.serviceType &&
+      sameServiceType(record.service_type, want.serviceType) &&
       (record.forked_from?.service_id ?? undefined) === want.forkFrom?.serviceId &&
       record.status !== "DELETING" &&
       record.status !== "DELETED",

@@ -4,6 +4,7 @@
  */
 import type { MdbApi } from "../../client/api";
 import type { BackoffPolicy } from "../../client/backoff";
+import { vpcIdOf } from "../../client/readings";
 import type { Vpc as VpcRecord } from "../../client/schemas";
 import type { Blocker } from "../../kit/blockers";
 import { unlessGone } from "../../kit/delete";
@@ -29,7 +30,7 @@ async function vpcBlockers(api: MdbApi, ref: ResourceRef<"vpcId">): Promise<Bloc
       deleting: /^delet/i.test(p.status),
     })),
     ...services
-      .filter((s) => s.vpcEndpoint?.vpc_id === ref.vpcId)
+      .filter((s) => vpcIdOf(s) === ref.vpcId)
       .map((s) => ({
         what: `service ${s.service_id} (${s.name}, ${s.status})`,
         deleting: s.status === "DELETING" || s.status === "DELETED",

@@ -1,0 +1,30 @@
+/**
+ * Readings of a service record that every version of the API answers differently
+ * (docs/api.md#dialects): the VPC endpoint under `vpc_endpoint` (current) or `vpcEndpoint`
+ * (spec-era, deprecated since), and pause as `paused` (seed) or only as the status (vendor).
+ * Readers of a service go through these, so no answer leaves a wait or a diff hanging.
+ */
+import type { Service } from "../../api/schemas";
+
+/** The VPC endpoint of a service, as any version names it. */
+export interface ServiceVpcEndpoint {
+  host?: string;
+  port?: number;
+  vpc_id?: string;
+}
+
+/** A service's VPC endpoint: `vpc_endpoint` when the record has one, else `vpcEndpoint`; undefined when detached. */
+export function vpcEndpointOf(record: Service): ServiceVpcEndpoint | undefined {
+  const current = (record as { vpc_endpoint?: ServiceVpcEndpoint | null }).vpc_endpoint;
+  return current ?? record.vpcEndpoint ?? undefined;
+}
+
+/** The VPC a service is attached to, as any version says it; undefined when detached. */
+export function vpcIdOf(record: Service): string | undefined {
+  return vpcEndpointOf(record)?.vpc_id ?? undefined;
+}
+
+/** True when the service is paused or pausing: `paused` when the record has it, else its status. */
+export function isPausedRecord(record: Service): boolean {
+  return record.paused ?? (record.status === "PAUSED" || record.status === "PAUSING");
+}
