@@ -152,7 +152,7 @@ export function faultMatrix(part: 1 | 2): void {
       try {
         if (from > 0)
           await walk.apply(LIFE.slice(0, from).reduce((spec: Spec, step) => step.change(spec), { vpcs: {} }));
-        for (const [i, step] of LIFE.slice(from).entries()) {
+        for (const [i, step] of LIFE.slice(from, from + plan.length).entries()) {
           const [failure, followUp] = plan[i];
           const result = await walk.cell(step, failure, followUp);
           mine.push(result);
