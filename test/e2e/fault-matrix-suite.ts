@@ -91,7 +91,12 @@ function walks(part: 1 | 2): WalkPlan[] {
     .map((w) => {
       const from = Math.max(w.from, first - 1);
       const to = Math.min(w.from + w.plan.length, last);
-      return { ...w, from, plan: w.plan.slice(from - w.from, to - w.from) };
+      return {
+        ...w,
+        name: `${w.name}, steps ${from + 1} to ${to}`,
+        from,
+        plan: w.plan.slice(from - w.from, to - w.from),
+      };
     })
     .filter((w) => w.plan.length > 0);
 }
@@ -100,7 +105,7 @@ function walks(part: 1 | 2): WalkPlan[] {
 function allWalks(part: 1 | 2): WalkPlan[] {
   if (!FULL) {
     const [from, to] = part === 1 ? [0, HALF] : [HALF, LIFE.length];
-    return [{ name: `cover, steps ${from + 1} to ${to}`, from, plan: COVER.slice(from, to) }];
+    return [{ name: "cover", from, plan: COVER.slice(from, to) }];
   }
   const [onlyFailure, onlyFollowUp] = (process.env.MDB_FAULTS_ONLY ?? "").split(":");
   return FAILURES.flatMap((failure) => FOLLOW_UPS.map((followUp) => [failure, followUp] as const))
