@@ -10,7 +10,7 @@
  *                                  (settings such as transitionMs are kept)
  *   GET    /_emulator/faults       200 the fault configuration:
  *                                  {rate, statuses, retryAfterSeconds, latencyMs, dropRate,
- *                                   rules: [{method, path, count, status?, drop?, after?}]}
+ *                                   rules: [{method, path, count, status?, drop?, after?, down?}]}
  *   PUT    /_emulator/faults       200 the new configuration; replaces the whole configuration, a field
  *                                  left out takes its default (rate 0, statuses [500,503,429],
  *                                  retryAfterSeconds 1, latencyMs 0, dropRate 0, rules []; a rule's

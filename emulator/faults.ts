@@ -9,7 +9,11 @@
  *   regular expression `path` fail with `status` (500 by default) or are dropped (`drop: true`),
  *   either before processing, or, with `after: true`, after the request was processed: an
  *   ambiguous failure, the change happened but the caller did not learn it. A rule is used up
- *   after `count` matches; rules take precedence over random faults.
+ *   after `count` matches; rules take precedence over random faults. With `down: true` the API
+ *   goes away right after that request: the request itself is answered (or failed as `status`,
+ *   `drop` and `after` say), and every later API request is dropped until the configuration is
+ *   replaced, which is how a test stops the service just after an exact call before it stops the
+ *   process itself.
  *
  * Only API requests are faulted; the admin routes (`/_emulator/...`) never are.
  */
@@ -38,6 +42,7 @@ export const FaultRuleSchema = z
     status: errorStatus.optional(),
     drop: z.boolean().optional(),
     after: z.boolean().optional(),
+    down: z.boolean().optional(),
   })
   .refine((rule) => !(rule.drop && rule.status !== undefined), {
     message: "give status or drop, not both",
@@ -79,6 +84,8 @@ export interface Fault {
 /** The current fault configuration and the decision, per request, of which fault applies. */
 export class Faults {
   private config: FaultConfig;
+  /** True once a `down` rule matched: every API request is dropped until {@link set}. */
+  private down = false;
 
   /** `random` returns a number in [0, 1); tests may pass a fixed sequence. */
   constructor(
@@ -96,6 +103,7 @@ export class Faults {
   /** Replaces the whole configuration (fields left out go back to their defaults); throws on a bad one. */
   set(config: FaultConfigInput): FaultConfig {
     this.config = FaultConfigSchema.parse(config);
+    this.down = false;
     return this.get();
   }
 
@@ -111,6 +119,7 @@ export class Faults {
 
   /** The fault for a request, if any; consumes one use of the matching rule. */
   decide(method: string, path: string): Fault | undefined {
+    if (this.down) return { drop: true, after: false };
     const index = this.config.rules.findIndex(
       (rule) =>
         (rule.method === "*" || rule.method.toUpperCase() === method) && new RegExp(rule.path).test(path),
@@ -119,6 +128,11 @@ export class Faults {
       const rule = this.config.rules[index];
       rule.count -= 1;
       if (rule.count <= 0) this.config.rules.splice(index, 1);
+      if (rule.down) {
+        this.down = true;
+        // Only what comes after is dropped: this request fails only if the rule says how.
+        if (!rule.drop && rule.status === undefined) return undefined;
+      }
       return rule.drop
         ? { drop: true, after: rule.after ?? false }
         : { status: rule.status ?? 500, drop: false, after: rule.after ?? false };

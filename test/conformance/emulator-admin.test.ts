@@ -100,6 +100,18 @@ describe("fault rules", () => {
     expect((await emu.requests()).find((r) => r.method === "POST")?.status).toBe(0);
   });
 
+  it("down: the request is answered, then every API request is dropped until the faults are replaced", async () => {
+    await emu.setFaults({ rules: [{ method: "POST", path: "/vpcs$", down: true }] });
+    expect((await emu.api("POST", `${p}/vpcs`, VPC)).status).toBe(201);
+    await expect(emu.api("GET", `${p}/vpcs`)).rejects.toThrow();
+    expect((await emu.requests()).map((r) => [r.method, r.status])).toEqual([
+      ["POST", 201],
+      ["GET", 0],
+    ]);
+    await emu.setFaults({});
+    expect(await vpcNames()).toEqual(["v"]);
+  });
+
   it("an invalid configuration is refused with 400 naming the field", async () => {
     for (const [config, field] of [
       [{ rules: [{ method: "GET", path: "(" }] }, "rules.0.path"],
