@@ -1,6 +1,7 @@
 /**
  * The quickstart under the real Pulumi CLI against the emulator speaking the vendor's current
- * words (`mdb-emulator --dialect vendor`): TIMESCALEDB for the type, `vpc_endpoint`, no `paused`,
+ * words without their deprecated aliases (`mdb-emulator --dialect vendor --no-deprecated-fields`):
+ * TIMESCALEDB for the type, `vpc_endpoint` only, no `paused`,
  * digit-string VPC ids, renameVpc answering `{message}`, and requests validated as the current
  * document types them (sizes as strings, both sizes on a resize). Up settles, refresh and preview
  * show nothing to do, a rename keeps the service, a replica set resizes in place, and
@@ -15,7 +16,9 @@ let ws: Workspace;
 const PASSWORD = "e2e-Vendor-Password-2207";
 
 beforeAll(async () => {
-  emulator = await EmulatorProcess.start(40, { dialect: "vendor" });
+  // The strictest of the vendor's answers: the current document's words without its deprecated
+  // aliases, so a service is attached only through `vpc_endpoint` (the seed suites read `vpcEndpoint`).
+  emulator = await EmulatorProcess.start(40, { dialect: "vendor", deprecatedFields: false });
   ws = Workspace.create("quickstart", emulator.url);
   await ws.stack("dev");
   await ws.config("dbPassword", PASSWORD, { secret: true });

@@ -49,11 +49,19 @@ export class EmulatorProcess {
    * Starts `node dist/emulator/cli.js` on a free port and waits for its listening line.
    * `stateFile` keeps the emulator's records in that JSON file (`--state-file`); `port` (default: a
    * free one) lets an emulator stopped with its state file come back at the same URL; `dialect` is
-   * the words it speaks (`--dialect`, default seed); `databases` runs real servers (`--databases`).
+   * the words it speaks (`--dialect`, default seed), and `deprecatedFields: false` drops the vendor
+   * dialect's deprecated aliases (`--no-deprecated-fields`); `databases` runs real servers
+   * (`--databases`).
    */
   static async start(
     transitionMs = 40,
-    options: { stateFile?: string; port?: number; databases?: boolean; dialect?: "seed" | "vendor" } = {},
+    options: {
+      stateFile?: string;
+      port?: number;
+      databases?: boolean;
+      dialect?: "seed" | "vendor";
+      deprecatedFields?: boolean;
+    } = {},
   ): Promise<EmulatorProcess> {
     const child = spawn(
       process.execPath,
@@ -72,6 +80,7 @@ export class EmulatorProcess {
         ...(options.stateFile ? ["--state-file", options.stateFile] : []),
         ...(options.databases ? ["--databases"] : []),
         ...(options.dialect ? ["--dialect", options.dialect] : []),
+        ...(options.deprecatedFields === false ? ["--no-deprecated-fields"] : []),
       ],
       { stdio: ["ignore", "pipe", "ignore"] },
     );
