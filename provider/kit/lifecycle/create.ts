@@ -6,9 +6,9 @@
  * blindly retried: after an ambiguous failure (the request may have been carried out), the
  * list is read again, and only a matching record that was not there before is taken.
  */
-import { MdbApiError } from "../client/errors";
+import { MdbApiError } from "../../client/errors";
 import { adoptOrRefuse } from "./adopt-existing";
-import type { CreatePolicy, OpContext } from "./spec";
+import type { CreatePolicy, OpContext } from "../spec";
 
 /**
  * How many times a create is sent at most. Each send after the first follows a look that found

@@ -6,9 +6,9 @@
  * Request-level retries (429 with `Retry-After`, 5xx, dropped connections) happen inside the
  * client; a look that still fails transiently is made again at the next tick.
  */
-import { BackoffPolicy, backoffDelay } from "../client/backoff";
-import { MdbApiError } from "../client/errors";
-import { type Clock, REAL_CLOCK } from "./context";
+import { BackoffPolicy, backoffDelay } from "../../client/backoff";
+import { MdbApiError } from "../../client/errors";
+import { type Clock, REAL_CLOCK } from "../context";
 
 /** A fixed cadence of looks: the first `firstMs` into the wait, then every `everyMs` from its start. */
 export interface PollGrid {

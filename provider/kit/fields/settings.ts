@@ -5,7 +5,7 @@
  * old outputs on refresh. Changing one is an in-place update with no API call. A field table
  * marks them `{ stackOnly: true }` (see `field-table.ts`).
  */
-import type { Props } from "./spec";
+import type { Props } from "../spec";
 
 /**
  * The values of the settings `names`: from `want` (the desired inputs of a create or update)

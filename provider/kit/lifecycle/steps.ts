@@ -4,10 +4,10 @@
  * (and waits where a call is asynchronous) and puts them in the words of the preview line. The
  * operation id is the one vocabulary of the spec, the client, the preview and the request log.
  */
-import { OPERATIONS, type OperationId } from "../../api/operations";
-import type { MdbApi } from "../client/api";
-import type { ResourceRef } from "./ids";
-import { type CallEffect, type PlannedCall, callText } from "./preview";
+import { OPERATIONS, type OperationId } from "../../../api/operations";
+import type { MdbApi } from "../../client/api";
+import type { ResourceRef } from "../fields/ids";
+import { type CallEffect, type PlannedCall, callText } from "../preview/lines";
 import { sendAndSettle } from "./wait";
 
 /** One API call of an update. `R` is the resource's record. */

@@ -3,7 +3,6 @@
  * (so drift and half-finished updates show), property by property, and says which
  * properties force a replacement.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { UNKNOWN, isUnknown } from "./check";
 
 /** How a change of one input is carried out. */
@@ -41,7 +40,11 @@ export type PropertyDiffKind =
   "ADD" | "DELETE" | "UPDATE" | "ADD_REPLACE" | "DELETE_REPLACE" | "UPDATE_REPLACE";
 
 /** A diff result with the detail the engine's gRPC interface knows. */
-export interface DetailedDiffResult extends pulumi.dynamic.DiffResult {
+export interface DetailedDiffResult {
+  /** True when anything differs (an update or a replacement follows). */
+  changes: boolean;
+  /** The resource is deleted before its replacement is created (otherwise after). */
+  deleteBeforeReplace: boolean;
   /** Per property: what kind of change. */
   detailedDiff: Record<string, { kind: PropertyDiffKind; inputDiff: boolean }>;
   /** Outputs that stay the same whatever happens (ids). */

@@ -7,20 +7,15 @@
  * delete-before-replace; and {@link SpecResource}, the base class that registers with them.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { takeImport } from "./adopt";
-import { skipDebugStacks, watchRegistration } from "../pulumi-contract/debug-stacks";
-import { providerText } from "../pulumi-contract/provider-text";
-import {
-  AUTO_NAMED_INPUT,
-  IMPORT_INPUT,
-  PROVIDER_INPUT,
-  RESOURCE_NAME_INPUT,
-  TIMEOUTS_INPUT,
-} from "./hidden";
-import { autoName } from "./naming";
-import type { ArgsOf, FieldTable, OutputProps, ResourceDefinition } from "./field-table";
-import { type ResourceSpec, specOf } from "./spec";
-import { timeoutsInput } from "./timeouts";
+import { skipDebugStacks, watchRegistration } from "../../pulumi-contract/debug-stacks";
+import { providerText } from "../../pulumi-contract/provider-text";
+import { AUTO_NAMED_INPUT } from "../../kit/hidden";
+import { autoName } from "../../kit/fields/naming";
+import type { FieldTable, ResourceDefinition } from "../../kit/fields/field-table";
+import { type ResourceSpec, specOf } from "../../kit/spec";
+import type { ArgsOf, OutputProps } from "./args";
+import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
+import { takeImport, timeoutsInput } from "./options";
 
 /** The module part of every type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
 export const TYPE_MODULE = "mdb";
@@ -49,7 +44,7 @@ export function registration(
   const props: Record<string, unknown> = { ...args, [PROVIDER_INPUT]: providerText(spec.kind) };
   if (importId !== undefined) props[IMPORT_INPUT] = importId;
   if (spec.naming === "generated" && props.name === undefined) {
-    props.name = autoName(resourceName);
+    props.name = autoName(pulumi.getProject(), pulumi.getStack(), resourceName);
     props[AUTO_NAMED_INPUT] = true;
   }
   props[RESOURCE_NAME_INPUT] = resourceName;

@@ -9,42 +9,73 @@
  * protected resource fails at preview (I3); a value in words the provider does not know never
  * replaces (I6).
  */
-import type * as pulumi from "@pulumi/pulumi";
-import type { Runtime } from "./context";
-import { adoptIfImported } from "./adopt";
-import { checkInputs, isUnknown, withoutPrintedValues } from "./check";
+import type { CallContext, Runtime } from "../context";
+import { type Found, adoptImported } from "./adopt";
+import { type CheckFailure, checkInputs, isUnknown, withoutPrintedValues } from "../fields/check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
-import { DetailedDiffResult, type UnknownWord, diffResource } from "./diff";
-import {
-  API_WORDS_OUTPUT,
-  PROJECT_INPUT,
-  RESOURCE_NAME_INPUT,
-  isAutoNamed,
-  resourceNameOf,
-  stateOf,
-} from "./hidden";
-import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "./field-table";
-import { readOutputs } from "./field-table";
-import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "./ids";
-import { parseInputs } from "./messages";
-import { change, describeChange, shown } from "./preview";
-import { previewCalls } from "./preview-calls";
-import { inputsOf, withoutUndefined } from "./outputs";
+import { DetailedDiffResult, type UnknownWord, diffResource } from "../fields/diff";
+import { API_WORDS_OUTPUT, PROJECT_INPUT, isAutoNamed, stateOf } from "../hidden";
+import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
+import { readOutputs } from "../fields/field-table";
+import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
+import { parseInputs } from "../messages/input-errors";
+import { change, describeChange, shown } from "../preview/lines";
+import { previewCalls } from "../preview/calls";
+import { inputsOf, withoutUndefined } from "../fields/outputs";
 import { withPartialState } from "./partial";
 import { PROTECTION_INPUT, isProtected, protectedReplacement, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
-import { keptSettings } from "./settings";
-import { type OpContext, type Props, type ResourceOps, specOf } from "./spec";
+import { keptSettings } from "../fields/settings";
+import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
 import { callOperation, runSteps } from "./steps";
-import { deadlineOf, timeoutsOf } from "./timeouts";
+import { deadlineOf, limitOf } from "./timeouts";
+import type { ConfigSource } from "../../config";
 
-/** The functions of a dynamic provider, as the dispatch map in `../host.ts` holds them. */
-export interface ProviderImpl extends Required<Omit<pulumi.dynamic.ResourceProvider, "configure" | "diff">> {
-  /** Keeps the stack config for the API client. */
-  configure?: pulumi.dynamic.ResourceProvider["configure"];
-  /** Diff with the detail the engine's gRPC interface knows (see `diff.ts`). */
-  diff(id: string, olds: Props, news: Props): Promise<DetailedDiffResult>;
+/** What check returns: the inputs, defaults filled in, and one failure per bad property. */
+export interface CheckResult {
+  /** The checked inputs (as given when they are invalid). */
+  inputs: Props;
+  /** What is wrong; empty when nothing is. */
+  failures: CheckFailure[];
+}
+
+/** What create returns: the new resource's id and outputs. */
+export interface CreateResult {
+  /** The resource's id. */
+  id: string;
+  /** Its outputs. */
+  outs: Props;
+}
+
+/** What read returns: the resource as found (`id` absent when it is gone), and inputs that reproduce it. */
+export interface ReadResult extends Found {
+  /** Inputs that reproduce the outputs (so an imported or refreshed resource shows no diff). */
+  inputs?: Props;
+}
+
+/**
+ * The provider functions of one resource kind, engine-neutral: each face (the dynamic classes'
+ * host, the plugin) calls them with the properties the engine handed over, as plain values (an
+ * unknown is Pulumi's sentinel string, no secret wrapper), and a {@link CallContext}.
+ */
+export interface KitProvider {
+  /** Keeps the stack config (`mdb:*`) for the API client, and lets check ask the API from now on. */
+  configure(config: ConfigSource | undefined): void;
+  /** Checks the program's inputs `news` (against the last checked inputs `olds`). */
+  check(olds: Props, news: Props, call: CallContext): Promise<CheckResult>;
+  /** Compares the checked inputs `news` with the last outputs `olds`; prints the preview's line. */
+  diff(id: string, olds: Props, news: Props, call: CallContext): Promise<DetailedDiffResult>;
+  /** Creates the resource (or takes over one an interrupted run made), waits until it settles. */
+  create(inputs: Props, call: CallContext): Promise<CreateResult>;
+  /** Adopts the existing resource `importId` as the create of `inputs` (the `import` option). */
+  adopt(importId: string, inputs: Props, call: CallContext): Promise<CreateResult>;
+  /** Reads the resource `id` (refresh, import); `props` are its last outputs, if any. */
+  read(id: string, props: Props, call: CallContext): Promise<ReadResult>;
+  /** Brings the resource from its last outputs `olds` to the checked inputs `news`. */
+  update(id: string, olds: Props, news: Props, call: CallContext): Promise<{ outs: Props }>;
+  /** Deletes the resource whose last outputs are `props`, and waits until it is gone. */
+  delete(id: string, props: Props, call: CallContext): Promise<void>;
 }
 
 /**
@@ -55,18 +86,17 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   def: ResourceDefinition<F, P>,
   ops: ResourceOps<InputsOf<F>, OutputsOf<F>, R, P>,
   runtime: Runtime,
-): ProviderImpl {
+): KitProvider {
   type I = InputsOf<F>;
   type O = OutputsOf<F>;
   const spec = specOf(def);
-  const progress = (message: string) => runtime.log(message);
-  /** What an operation works with: the session's client, the runtime's progress and clock. */
-  const opContext = (ref: ResourceRef<P>, deadline: number): OpContext<P> => {
+  /** What an operation works with: the session's client, the call's progress, the runtime's clock. */
+  const opContext = (ref: ResourceRef<P>, deadline: number, call: CallContext): OpContext<P> => {
     const session = runtime.session();
     return {
       api: session.api,
       adoptExisting: session.adoptExisting,
-      log: progress,
+      log: call.log,
       clock: runtime.clock,
       ref,
       deadline,
@@ -86,12 +116,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       ...ops.remember?.(from),
     }) as Partial<O>;
   const secret = new Set(spec.secretOutputs);
-  /** The program's name of the resource, as its inputs or state carry it. */
-  const nameIn = (props: Props) =>
-    typeof props[RESOURCE_NAME_INPUT] === "string" ? (props[RESOURCE_NAME_INPUT] as string) : undefined;
-  /** Records, for this run, that the resource named in `props` holds `id` (`holds.ts`). */
-  const hold = (id: string, how: "created" | "adopted" | "read" | "updated", props: Props) =>
-    runtime.holds?.()?.hold(spec.kind, id, how, nameIn(props));
+  /** Records, for this run, that the resource of the call holds `id` (`holds.ts`). */
+  const hold = (id: string, how: "created" | "adopted" | "read" | "updated", call: CallContext) =>
+    runtime.holds?.()?.hold(spec.kind, id, how, call.name);
   /**
    * Outputs in the provider's words (I6): an input that replaces, whose observed value the
    * provider does not know (or that the record does not show), keeps the value of `words` (the
@@ -140,7 +167,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       api: ctx.api,
       ref: ctx.ref,
       what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
-      progress,
+      progress: ctx.log,
       settle: (target: string | undefined, until?: (record: R) => boolean) => {
         if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
         return ops.waitFor(ctx, target, until);
@@ -149,15 +176,15 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     return (await runSteps(run, steps, memory)) ?? mustFind(ctx);
   }
 
-  const provider: ProviderImpl = {
-    async configure(req) {
-      runtime.configure(req.config);
+  const provider: KitProvider = {
+    configure(config) {
+      runtime.configure(config);
       runtime.enableLiveChecks();
     },
 
     // The program's inputs, then (in the provider host) the configuration, then access to the
     // project and the resource's own read-only lookups: nothing is asked of an invalid program.
-    async check(olds, news) {
+    async check(olds, news, call) {
       const checked = checkInputs(spec.inputs, news, spec);
       if (!runtime.liveChecks()) return checked;
       const failures = [...checked.failures, ...configFailures(runtime)];
@@ -174,16 +201,17 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         return { inputs: checked.inputs, failures: withoutPrintedValues(found, spec) };
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
-        progress(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);
+        call.log(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);
         return checked;
       }
     },
 
     // Each resource with changes prints the calls `up` will make (see `preview.ts`); a plan that
     // cannot be put in words never fails the diff.
-    async diff(id, olds, news) {
+    async diff(id, olds, news, call) {
       const diff = diffResource(spec, olds, news);
-      const name = resourceNameOf(news, olds, id);
+      const name = call.name ?? String(olds.name ?? id);
+      const progress = call.log;
       for (const warning of unknownWordWarnings(name, diff.unknownWords ?? [], olds, news)) progress(warning);
       // I3: the old one's delete would be refused after the new one was made. A value known only
       // during up may turn out the same: the diff `up` makes with it fails, before any create.
@@ -213,32 +241,35 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           api: runtime.session().api,
           projectId: await resolveProjectId(olds.projectId as string | undefined),
         });
-        progress(describeChange(await previewCalls(spec, ops, { id, olds, news, diff, parse, lookups })));
+        progress(describeChange(await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups })));
       } catch (error) {
         progress(`${name}: the calls of this change are planned during up (${(error as Error).message})`);
       }
       return diff;
     },
 
-    async create(inputs) {
-      const adopted = await adoptIfImported(
-        provider,
+    async adopt(importId, inputs, call) {
+      const adopted = await adoptImported(
+        (id, props) => provider.read(id, props, call),
         (olds, news) => diffResource(spec, olds, news),
         spec.label,
+        importId,
         inputs,
         spec.unobservable,
       );
-      if (adopted) {
-        hold(adopted.id, "adopted", inputs);
-        return { id: adopted.id, outs: inProgramWords(adopted.outs as O, inputs) };
-      }
+      hold(adopted.id, "adopted", call);
+      return { id: adopted.id, outs: inProgramWords(adopted.outs as O, inputs) };
+    },
+
+    async create(inputs, call) {
+      const progress = call.log;
       const want = parse(inputs);
       const wanted = want as Props;
       const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
       const projectId = await resolveProjectId(wanted.projectId as string | undefined);
       const parent = { ...parents, projectId } as ResourceRef<P>;
       let adoption = false;
-      const base = opContext(parent, deadlineOf(inputs, "create", runtime.clock.now()));
+      const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), call);
       await ops.create.prepare?.(base, want);
       const created = await createOnce(ops.create, {
         ctx: base,
@@ -250,7 +281,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       });
       const ctx = { ...base, ref: withOwn(parent, created) };
       const id = formatResourceId(spec.id, ctx.ref);
-      hold(id, adoption ? "adopted" : "created", inputs);
+      hold(id, adoption ? "adopted" : "created", call);
       const memory = remember({ want, created });
       const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
       const status = (created as { status?: unknown }).status;
@@ -261,7 +292,6 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       // (I1), as observed now, else as the create's answer showed it.
       return withPartialState(
         id,
-        inputs,
         async () => ({ id, outs: state(await converge(ctx, created, want, memory)) }),
         {
           observe: async () => {
@@ -273,7 +303,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       );
     },
 
-    async read(id, props) {
+    async read(id, props, call) {
       const olds = props ?? {};
       const ref = await refOf(id, olds);
       const record = await ops.find(runtime.session().api, ref);
@@ -281,7 +311,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const full = withOwn(ref, record);
       const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);
       const found = formatResourceId(spec.id, full);
-      hold(found, "read", olds);
+      hold(found, "read", call);
       return {
         id: found,
         props: stateOf(outs, olds, "outputs"),
@@ -289,17 +319,16 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       };
     },
 
-    async update(id, olds, news) {
+    async update(id, olds, news, call) {
       const want = parse(news);
-      const ctx = opContext(await refOf(id, olds), deadlineOf(news, "update", runtime.clock.now()));
+      const ctx = opContext(await refOf(id, olds), deadlineOf(call, "update", runtime.clock.now()), call);
       const memory = remember({ olds, want });
-      hold(id, "updated", news);
+      hold(id, "updated", call);
       const state = (record: R) => stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
       // A failure records what was done (I1): the record as observed now; without the API, the
       // old state with what needs no call (settings) and what the calls that succeeded remember.
       return withPartialState(
         id,
-        news,
         async () => ({ outs: state(await converge(ctx, await mustFind(ctx), want, memory)) }),
         {
           observe: async () => {
@@ -314,14 +343,14 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       );
     },
 
-    async delete(id, props) {
+    async delete(id, props, call) {
       // I2: a record another resource of this run holds stays (the old half of a replacement
       // whose new half adopted it included); the old state leaves the stack.
       const holds = runtime.holds?.();
-      const keep = holds?.whyKeep(spec.kind, id, nameIn(props));
+      const keep = holds?.whyKeep(spec.kind, id, call.name);
       if (keep) {
-        holds?.release(spec.kind, id, nameIn(props));
-        progress(
+        holds?.release(spec.kind, id, call.name);
+        call.log(
           `${spec.label}${typeof props.name === "string" ? ` "${props.name}"` : ""} (${id}) was not deleted ` +
             `(no API call was made): ${keep}; it stays in the stack under that resource`,
         );
@@ -329,20 +358,20 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       }
       refuseIfProtected({ label: spec.label, id, props });
       const ref = await refOf(id, props);
-      const ctx = opContext(ref, deadlineOf(props, "delete", runtime.clock.now()));
+      const ctx = opContext(ref, deadlineOf(call, "delete", runtime.clock.now()), call);
       const api = ctx.api;
       await ops.beforeRemove?.(ctx, props);
       await deleteAndWaitGone({
-        log: progress,
+        log: call.log,
         clock: runtime.clock,
         what: `${spec.label} ${ownId(spec.id, ref)}`,
         send: () => callOperation(api, ops.remove, ref),
         look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
-        timeoutMs: timeoutsOf(props).delete,
+        timeoutMs: limitOf(call, "delete"),
         whileInUse: ops.whileInUse,
         blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
       });
-      holds?.release(spec.kind, id, nameIn(props));
+      holds?.release(spec.kind, id, call.name);
     },
   };
   return provider;

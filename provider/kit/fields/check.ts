@@ -11,14 +11,22 @@
  * the engine as a failure of the resource, naming the property in its reason: the engine then
  * has no value to print ({@link withoutPrintedValues}).
  */
-import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { HIDDEN_INPUTS } from "./hidden";
-import { safeParseInputs } from "./messages";
-import { didYouMean } from "./suggest";
+import { UNKNOWN as UNKNOWN_VALUE } from "../../pulumi-contract/sentinels";
+import { HIDDEN_INPUTS } from "../hidden";
+import { safeParseInputs } from "../messages/input-errors";
+import { didYouMean } from "../messages/suggest";
 
-/** What the engine sends a dynamic provider for a value not known yet (during preview): Pulumi's own constant. */
-export const UNKNOWN: string = pulumi.runtime.unknownValue;
+/** What the engine sends a provider for a value not known yet (during preview): Pulumi's own constant. */
+export const UNKNOWN: string = UNKNOWN_VALUE;
+
+/** One problem with the inputs: the property it is about (`""`: the resource as a whole) and why. */
+export interface CheckFailure {
+  /** The input's name; empty for a failure of the resource as a whole. */
+  property: string;
+  /** What is wrong, as a rule that follows the property's name (`must be at least 8 characters`). */
+  reason: string;
+}
 
 /** True when `value` is, or contains, a value unknown during preview. */
 export function isUnknown(value: unknown): boolean {
@@ -46,10 +54,7 @@ export interface CheckFacts {
  * the property (`property password (secret) must be at least 8 characters`), since the engine
  * prints the program's value beside any property a failure names. Others are kept as they are.
  */
-export function withoutPrintedValues(
-  failures: pulumi.dynamic.CheckFailure[],
-  facts: CheckFacts,
-): pulumi.dynamic.CheckFailure[] {
+export function withoutPrintedValues(failures: CheckFailure[], facts: CheckFacts): CheckFailure[] {
   const secret = new Set(facts.secretOutputs ?? []);
   const inputs = facts.inputNames ? new Set(facts.inputNames) : undefined;
   return failures.map(({ property, reason }) => {
@@ -71,7 +76,7 @@ function unknownProperties(
   known: string[],
   news: Record<string, unknown>,
   facts: CheckFacts,
-): pulumi.dynamic.CheckFailure[] {
+): CheckFailure[] {
   const outputs = new Set(facts.outputNames ?? []);
   return Object.keys(news)
     .filter((key) => !known.includes(key) && !HIDDEN_INPUTS.has(key))
@@ -92,7 +97,7 @@ export function checkInputs<T extends z.ZodType>(
   schema: T,
   news: Record<string, unknown>,
   facts: CheckFacts,
-): { inputs: Record<string, unknown>; failures: pulumi.dynamic.CheckFailure[] } {
+): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const known = inputNames(schema);
   const failures = known.length > 0 ? unknownProperties(known, news, facts) : [];
   const result = safeParseInputs(schema, news);

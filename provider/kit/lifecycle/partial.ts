@@ -4,9 +4,8 @@
  * turns into a partial result: the resource stays in the stack, nothing is orphaned, and
  * the next `pulumi up` finishes the job (invariant I1, docs/recovery.md).
  */
-import { MdbApiError } from "../client/errors";
-import { PartialFailure } from "../pulumi-contract/partial-failure";
-import { PROVIDER_INPUT } from "./hidden";
+import { MdbApiError } from "../../client/errors";
+import { PartialFailure } from "../../pulumi-contract/partial-failure";
 
 export { PartialFailure };
 
@@ -34,12 +33,9 @@ function unreachable(error: unknown): boolean {
  * resource as observed now (unless the API could not be reached: its retries would only delay
  * the error), else as last known ({@link PartialState}): never empty, so the next preview
  * compares the program with what was done and plans only what is left, never a replacement.
- * `__provider` is copied from `inputs`, because the host does not add it to partial results and
- * the stack could not be managed without it.
  */
 export async function withPartialState<T>(
   id: string,
-  inputs: Record<string, unknown>,
   steps: () => Promise<T>,
   state: PartialState,
 ): Promise<T> {
@@ -53,6 +49,6 @@ export async function withPartialState<T>(
       properties = undefined;
     }
     properties ??= state.known();
-    throw new PartialFailure(id, { ...properties, [PROVIDER_INPUT]: inputs[PROVIDER_INPUT] }, error);
+    throw new PartialFailure(id, properties, error);
   }
 }

@@ -6,7 +6,7 @@
  * kit's error map (`messages.ts`).
  */
 import { z } from "zod";
-import { NUMBER_NOT_TEXT, isNumeral } from "./messages";
+import { NUMBER_NOT_TEXT, isNumeral } from "../messages/input-errors";
 import {
   CPU_MILLIS,
   ENVIRONMENTS,
@@ -19,7 +19,7 @@ import {
   type WholeRange,
   describeRange,
   inRange,
-} from "../client/schemas";
+} from "../../client/schemas";
 
 /** A string with something in it besides spaces (trimmed). */
 export const nonEmpty = z.string().trim().min(1, "must not be empty");

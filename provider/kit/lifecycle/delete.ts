@@ -5,9 +5,9 @@
  * (409) can be tried again until the deadline, or, when its blockers can be looked at, only
  * while they are being deleted (`blockers.ts`).
  */
-import type { BackoffPolicy } from "../client/backoff";
-import { MdbApiError } from "../client/errors";
-import type { Clock } from "./context";
+import type { BackoffPolicy } from "../../client/backoff";
+import { MdbApiError } from "../../client/errors";
+import type { Clock } from "../context";
 import { BLOCKED_GRACE_MS, type Blocker, blockedError, judgeBlocked } from "./blockers";
 import { WaitError, formatDuration, waitFor } from "./wait";
 

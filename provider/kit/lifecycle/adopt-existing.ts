@@ -11,7 +11,7 @@
  * Otherwise it is refused with the import option and the switch as advice. Each adoption is
  * printed. Two matches are never adopted: taking one would leave the other orphaned.
  */
-import { ADOPT_EXISTING_KEYS } from "../config";
+import { ADOPT_EXISTING_KEYS } from "../../config";
 
 /** What {@link adoptOrRefuse} knows of the create. */
 export interface AdoptionCase<R> {

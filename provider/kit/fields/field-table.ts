@@ -6,9 +6,8 @@
  * rules, the registered output names, the secret outputs, the stables, the outputs a record
  * shows, and the docs tables (`scripts/docs.js`). See docs/architecture.md, "Adding an input".
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { OperationId } from "../../api/operations";
+import type { OperationId } from "../../../api/operations";
 import type { DiffRule } from "./diff";
 import type { IdShape, ResourceRef } from "./ids";
 import { withoutUndefined } from "./outputs";
@@ -124,32 +123,6 @@ export type InputName<F extends FieldTable> = {
 }[keyof F] &
   string;
 
-/** An input as a program may give it: a value, an Output, or an object or array of those. */
-export type Inputs<T> = undefined extends T ? DefinedInputs<NonNullable<T>> | undefined : DefinedInputs<T>;
-/** {@link Inputs} of a value that is never undefined; a union of plain values stays one Input. */
-type DefinedInputs<T> = [T] extends [readonly (infer E)[]]
-  ? pulumi.Input<Inputs<E>[]>
-  : [T] extends [object]
-    ? pulumi.Input<{ [K in keyof T]: Inputs<T[K]> }>
-    : pulumi.Input<T>;
-
-/** The args of a resource class: each input as a program writes it; optional when it may be absent. */
-export type ArgsOf<F extends FieldTable> = {
-  [K in keyof F as F[K] extends AnyInputRow ? (MayOmit<F[K]> extends true ? never : K) : never]: ArgOf<F[K]>;
-} & {
-  [K in keyof F as F[K] extends AnyInputRow ? (MayOmit<F[K]> extends true ? K : never) : never]?: ArgOf<F[K]>;
-};
-/** True when a program may leave the input out: it has a default, is optional, or is a generated name. */
-type MayOmit<Rw> = Rw extends { generated: true }
-  ? true
-  : Rw extends { readonly type: infer Z extends z.ZodType }
-    ? undefined extends z.input<Z>
-      ? true
-      : false
-    : false;
-/** An input as a program gives it. */
-type ArgOf<Rw> = Rw extends { readonly type: infer Z extends z.ZodType } ? Inputs<z.input<Z>> : never;
-
 /** The inputs after check: defaults filled in; an input that may still be absent is optional. */
 export type InputsOf<F extends FieldTable> = Optionals<{
   [K in keyof F as F[K] extends AnyInputRow ? K : never]: F[K] extends {
@@ -165,7 +138,7 @@ type Optionals<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K]
 };
 
 /** The value of a row in the outputs. */
-type ValueOf<Rw> = Rw extends { readonly role: "input"; readonly _output?: () => infer O }
+export type ValueOf<Rw> = Rw extends { readonly role: "input"; readonly _output?: () => infer O }
   ? O
   : Rw extends OutputRow<infer T>
     ? T
@@ -173,11 +146,6 @@ type ValueOf<Rw> = Rw extends { readonly role: "input"; readonly _output?: () =>
 
 /** The outputs the provider reports: every row, as observed (an output may be absent). */
 export type OutputsOf<F extends FieldTable> = Optionals<{ [K in keyof F]: ValueOf<F[K]> }>;
-
-/** The class's properties: every row as a `pulumi.Output`. */
-export type OutputProps<F extends FieldTable> = {
-  readonly [K in keyof F]: pulumi.Output<ValueOf<F[K]>>;
-};
 
 /** A resource, declared: its names, its id, its field table and the rules across fields. */
 export interface ResourceDefinition<F extends FieldTable = FieldTable, P extends string = string> {

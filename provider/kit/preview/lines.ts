@@ -5,8 +5,8 @@
  * for a replacement, why, and the calls of the create and the delete. Pure: the provider's
  * diff (`lifecycle.ts`) gathers the facts, this file puts them in words.
  */
-import type { OperationId } from "../../api/operations";
-import { UNKNOWN, isUnknown } from "./check";
+import type { OperationId } from "../../../api/operations";
+import { UNKNOWN, isUnknown } from "../fields/check";
 
 /**
  * What a call does to the database while it runs (docs/api.md#lifecycle): `restart` takes it

@@ -4,18 +4,17 @@
  * program's inputs; for a replacement, the create, the calls that follow it and the delete.
  * `preview.ts` puts the result in words.
  */
-import type { DetailedDiffResult } from "./diff";
-import { isUnknown } from "./check";
-import { resourceNameOf } from "./hidden";
-import { type ChangeDescription, type PlannedCall, change } from "./preview";
-import type { CheckContext, Props, ResourceOps, ResourceSpec } from "./spec";
-import { stepCall } from "./steps";
-import { createdOutputs } from "./field-table";
+import type { DetailedDiffResult } from "../fields/diff";
+import { isUnknown } from "../fields/check";
+import { type ChangeDescription, type PlannedCall, change } from "./lines";
+import type { CheckContext, Props, ResourceOps, ResourceSpec } from "../spec";
+import { stepCall } from "../lifecycle/steps";
+import { createdOutputs } from "../fields/field-table";
 
 /** What {@link previewCalls} needs besides the spec and ops. */
 export interface PreviewFacts {
-  /** The resource's Pulumi id. */
-  id: string;
+  /** What the line calls the resource: its program name (`db`). */
+  name: string;
   /** The last observed outputs (the state). */
   olds: Props;
   /** The program's inputs, checked; values unknown during preview are the UNKNOWN marker. */
@@ -35,7 +34,7 @@ export interface PreviewFacts {
 export async function previewCalls<I, O, R, P extends string>(
   spec: ResourceSpec<P>,
   ops: ResourceOps<I, O, R, P>,
-  { id, olds, news, diff, parse, lookups }: PreviewFacts,
+  { name, olds, news, diff, parse, lookups }: PreviewFacts,
 ): Promise<ChangeDescription> {
   const secret = new Set(spec.secretOutputs);
   const changed = Object.keys(diff.detailedDiff).filter((p) => p in spec.diffRules);
@@ -43,7 +42,6 @@ export async function previewCalls<I, O, R, P extends string>(
   const known: Props = { ...news };
   for (const p of pending) known[p] = olds[p];
   const want = parse(known) as I;
-  const name = resourceNameOf(news, olds, id);
   const base = {
     name,
     label: spec.label,

@@ -15,15 +15,14 @@
  * before its first `check` (see `Runtime.enableLiveChecks`). A `check` called directly (unit
  * tests, tools) validates the inputs alone, with no configuration needed.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { API_PREFIX } from "../client/base-url";
-import { MdbApiError } from "../client/errors";
-import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../config";
-import type { Runtime } from "./context";
-import { isUnknown } from "./check";
+import { API_PREFIX } from "../../client/base-url";
+import { MdbApiError } from "../../client/errors";
+import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../../config";
+import type { Runtime } from "../context";
+import { type CheckFailure, isUnknown } from "../fields/check";
 
 /** One resource-level failure (no property) per configuration problem; none when it is usable. */
-export function configFailures(runtime: Runtime): pulumi.dynamic.CheckFailure[] {
+export function configFailures(runtime: Runtime): CheckFailure[] {
   return configProblems(runtime.configSource()).map((reason) => ({ property: "", reason }));
 }
 
@@ -31,7 +30,7 @@ export function configFailures(runtime: Runtime): pulumi.dynamic.CheckFailure[] 
 export type Access =
   | { projectId: string }
   /** `transient`: no answer came (the API may be back on the next check), so it is not kept. */
-  | { failure: pulumi.dynamic.CheckFailure; transient?: boolean };
+  | { failure: CheckFailure; transient?: boolean };
 
 /** Access per runtime, settings and project, for the life of the process: one call each. */
 const accessCaches = new WeakMap<Runtime, Map<string, Promise<Access>>>();
