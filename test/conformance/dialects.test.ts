@@ -94,6 +94,28 @@ describe.each(DIALECT_CASES)("%s dialect", (dialect: Dialect) => {
     else expect(response.text).toBe("");
   });
 
+  it("GET /services/{replica set id}: the set as a standby Service (vendor), 404 (seed)", async () => {
+    const calls = serviceCalls(() => emu);
+    const service = await calls.createReadyService();
+    const created = await emu.api<{ id: string }>("POST", calls.path(service.service_id, "replicaSets"), {
+      name: "reader",
+      nodes: 1,
+      cpu_millis: 500,
+      memory_gbs: 2,
+    });
+    const response = await emu.api<Service>("GET", calls.path(created.body.id));
+    if (dialect === "seed") {
+      expect(response.status).toBe(404);
+    } else {
+      expect(response.status).toBe(200);
+      expect(response.body.forked_from).toEqual({
+        project_id: emu.credentials.projectId,
+        service_id: service.service_id,
+        is_standby: true,
+      });
+    }
+  });
+
   describe("Rename a Service (the vendor's addition, in both dialects)", () => {
     it("200 with the service renamed in place: same id, same endpoint, same password", async () => {
       const { createReadyService, path, getService } = serviceCalls(() => emu);
