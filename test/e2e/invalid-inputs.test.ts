@@ -86,9 +86,22 @@ const RUNS: Run[] = [
         printed: "resource",
       },
       {
-        property: "forkFrom",
+        property: "forkFrom.targetTime",
         args: { forkFrom: { serviceId: "svc-source", strategy: "PITR" } },
-        rule: "forkFrom.targetTime: is required when strategy is PITR",
+        rule: "is required when strategy is PITR",
+        printed: "resource",
+      },
+    ],
+  },
+  {
+    title: "a point-in-time fork at a time without a zone",
+    kind: "Service",
+    rows: [
+      {
+        property: "forkFrom.targetTime",
+        args: { forkFrom: { serviceId: "svc-source", strategy: "PITR", targetTime: "2026-11-01T10:00:00" } },
+        rule: "has no time zone: add one, e.g. 2026-11-01T10:00:00Z (UTC) or 2026-11-01T10:00:00+02:00",
+        printed: "resource",
       },
     ],
   },
@@ -110,9 +123,10 @@ const RUNS: Run[] = [
         printed: "resource",
       },
       {
-        property: "forkFrom",
+        property: "forkFrom.strategy",
         args: { forkFrom: { serviceId: "svc-source", strategy: "LATEST" } },
-        rule: "forkFrom.strategy: must be one of LAST_SNAPSHOT, NOW, PITR",
+        rule: "must be one of LAST_SNAPSHOT, NOW, PITR",
+        printed: "resource",
       },
     ],
   },
@@ -495,6 +509,8 @@ describe.each(RUNS.map((run, index) => [run.title, run, index] as const))("%s", 
         expect(outcome.preview).not.toBe(0);
       }
       expect(outcome.output).toMatch(expectedLine(`case${index + 1}`, row));
+      // An object's value is never printed beside its failure (as a Go map: `{map[serviceId:...]}`).
+      expect(outcome.output).not.toContain("map[");
       expect(outcome.mutating).toEqual([]);
     },
   );
