@@ -170,6 +170,30 @@ type VpcPeeringArgs010 = {
   projectId?: Input<string>;
 };
 
+type ProjectArgs010 = { projectId?: string };
+type GetServiceArgs010 = ProjectArgs010 &
+  ({ serviceId: string; name?: undefined } | { name: string; serviceId?: undefined });
+type GetVpcArgs010 = ProjectArgs010 &
+  ({ vpcId: string; name?: undefined } | { name: string; vpcId?: undefined });
+type ServiceScopeArgs010 = ProjectArgs010 & { serviceId: string };
+type VpcScopeArgs010 = ProjectArgs010 & { vpcId: string };
+type GetVpcPeeringArgs010 = VpcScopeArgs010 & { peeringId: string };
+type IdentifyArgs010 = { properties?: Record<string, unknown> };
+type TrackArgs010 = { event: string; properties?: Record<string, unknown> };
+type AuthInfoResult010 = {
+  type: string;
+  publicKey: string;
+  name?: string;
+  created?: string;
+  project: { id: string; name?: string; planType?: string };
+  issuingUser?: { id?: string; name?: string; email?: string };
+};
+type ProjectResult010 = { id: string; name?: string };
+type ServiceSecret =
+  "password" | "initialPassword" | "connectionUri" | "poolerConnectionUri" | "vpcConnectionUri" | "pgEnv";
+type ServiceResult010 = Omit<ServiceOutputs010, ServiceSecret>;
+type ReadReplicaSetResult010 = Omit<ReadReplicaSetOutputs010, "password" | "connectionUri">;
+
 // ---------------------------------------------------------------------------------------
 // The checks
 // ---------------------------------------------------------------------------------------
@@ -201,6 +225,27 @@ it("keeps every exported type a program may use (checked when compiled)", () => 
     same<mdb.PgEnv, PgEnv>(true),
     same<mdb.FinalForkOptions, FinalForkOptions>(true),
     same<mdb.ForkFromArgs, { [K in keyof ForkFrom]: Input<ForkFrom[K]> }>(true),
+    // Functions: arguments (plain and as Inputs) and results.
+    same<mdb.ProjectArgs, ProjectArgs010>(true),
+    same<mdb.GetServiceArgs, GetServiceArgs010>(true),
+    same<mdb.GetVpcArgs, GetVpcArgs010>(true),
+    same<mdb.ServiceScopeArgs, ServiceScopeArgs010>(true),
+    same<mdb.VpcScopeArgs, VpcScopeArgs010>(true),
+    same<mdb.GetVpcPeeringArgs, GetVpcPeeringArgs010>(true),
+    same<mdb.IdentifyArgs, IdentifyArgs010>(true),
+    same<mdb.TrackArgs, TrackArgs010>(true),
+    same<mdb.GetServiceOutputArgs, mdb.OutputArgs<GetServiceArgs010>>(true),
+    same<mdb.AuthInfoResult, AuthInfoResult010>(true),
+    same<mdb.ProjectResult, ProjectResult010>(true),
+    same<Omit<mdb.ServiceResult, "forkedFrom">, Omit<ServiceResult010, "forkedFrom">>(true),
+    same<mdb.ServiceResult["forkedFrom"], (ServiceOutputs010["forkedFrom"] & ForkedFromAdded) | undefined>(
+      true,
+    ),
+    same<mdb.ReadReplicaSetResult, ReadReplicaSetResult010>(true),
+    same<mdb.VpcResult, VpcOutputs010>(true),
+    same<mdb.VpcPeeringResult, VpcPeeringOutputs010>(true),
+    same<mdb.AnalyticsResult, { status: string }>(true),
+    same<ReturnType<typeof mdb.listServices>, Promise<mdb.ServiceResult[]>>(true),
   ];
   expect(proofs.every(Boolean)).toBe(true);
 });
@@ -215,7 +260,11 @@ it("refuses what 0.1.0 refused (checked when compiled)", () => {
     const mysql: mdb.ServiceArgs = { ..._args, serviceType: "MYSQL" };
     // @ts-expect-error a fork needs a strategy
     const noStrategy: mdb.ForkFromArgs = { serviceId: "s" };
-    return [port, status, mysql, noStrategy];
+    // @ts-expect-error getService takes a serviceId or a name, not both
+    const both: mdb.GetServiceArgs = { serviceId: "s", name: "n" };
+    // @ts-expect-error nor neither
+    const neither: mdb.GetServiceArgs = { projectId: "p" };
+    return [port, status, mysql, noStrategy, both, neither];
   };
   expect(typeof refused).toBe("function");
 });

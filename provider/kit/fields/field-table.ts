@@ -91,38 +91,72 @@ export type Row = AnyInputRow | OutputRow<z.ZodType, any>;
 /** A field table: the rows of a resource, by property name. */
 export type FieldTable = Record<string, Row>;
 
+/** What a secret row's type says of it, so types can tell secret rows apart (see {@link SecretName}). */
+export interface SecretMark {
+  /** Secret. */
+  readonly secret: true;
+}
+
+/** The facts of an input row. */
+type InputFacts<R> = RowFacts<R> & { equals?: InputRow["equals"] };
+
+/** The row builders of a resource whose API record is `R` (see {@link rowsOf}). */
+export interface RowBuilders<R> {
+  /** An input of type `type`, changed as `change` says. */
+  input<Z extends z.ZodType>(
+    type: Z,
+    change: Change,
+    facts: InputFacts<R> & SecretMark,
+  ): InputRow<Z, R> & SecretMark;
+  input<Z extends z.ZodType>(type: Z, change: Change, facts?: InputFacts<R>): InputRow<Z, R>;
+  /**
+   * A setting: an input only the stack keeps (no record shows it, no call carries it), so its
+   * output may be absent (states written before it existed).
+   */
+  setting<Z extends z.ZodType>(
+    type: Z,
+    facts: RowFacts<R> & SecretMark,
+  ): InputRow<Z, R, z.ZodOptional<Z>> & SecretMark;
+  setting<Z extends z.ZodType>(type: Z, facts?: RowFacts<R>): InputRow<Z, R, z.ZodOptional<Z>>;
+  /** The resource's `name`: optional in the args, since the class generates a missing one (see `naming.ts`). */
+  name<Z extends z.ZodType>(
+    type: Z,
+    change: Change,
+    facts?: RowFacts<R>,
+  ): InputRow<Z, R> & { readonly generated: true };
+  /** An output of type `type`. */
+  output<Z extends z.ZodType>(type: Z, facts: RowFacts<R> & SecretMark): OutputRow<Z, R> & SecretMark;
+  output<Z extends z.ZodType>(type: Z, facts?: RowFacts<R>): OutputRow<Z, R>;
+}
+
 /** The row builders of a resource whose API record is `R`, so `read` is typed. */
-export function rowsOf<R>() {
+export function rowsOf<R>(): RowBuilders<R> {
   return {
-    /** An input of type `type`, changed as `change` says. */
-    input<Z extends z.ZodType>(
-      type: Z,
-      change: Change,
-      facts: RowFacts<R> & { equals?: InputRow["equals"] } = {},
-    ): InputRow<Z, R> {
-      return { role: "input", type, outputType: type, change, ...facts };
-    },
-    /**
-     * A setting: an input only the stack keeps (no record shows it, no call carries it), so its
-     * output may be absent (states written before it existed).
-     */
-    setting<Z extends z.ZodType>(type: Z, facts: RowFacts<R> = {}): InputRow<Z, R, z.ZodOptional<Z>> {
-      return { role: "input", type, outputType: type.optional(), change: { stackOnly: true }, ...facts };
-    },
-    /** The resource's `name`: optional in the args, since the class generates a missing one (see `naming.ts`). */
-    name<Z extends z.ZodType>(
-      type: Z,
-      change: Change,
-      facts: RowFacts<R> = {},
-    ): InputRow<Z, R> & { readonly generated: true } {
-      return { role: "input", type, outputType: type, change, generated: true, ...facts };
-    },
-    /** An output of type `type`. */
-    output<Z extends z.ZodType>(type: Z, facts: RowFacts<R> = {}): OutputRow<Z, R> {
-      return { role: "output", type, ...facts };
-    },
+    input: (type: z.ZodType, change: Change, facts: InputFacts<R> = {}) =>
+      ({ role: "input", type, outputType: type, change, ...facts }) as never,
+    setting: (type: z.ZodType, facts: RowFacts<R> = {}) =>
+      ({ role: "input", type, outputType: type.optional(), change: { stackOnly: true }, ...facts }) as never,
+    name: (type: z.ZodType, change: Change, facts: RowFacts<R> = {}) =>
+      ({ role: "input", type, outputType: type, change, generated: true, ...facts }) as never,
+    output: (type: z.ZodType, facts: RowFacts<R> = {}) => ({ role: "output", type, ...facts }) as never,
   };
 }
+
+/** Names of the secret rows of table `F`. */
+export type SecretName<F extends FieldTable> = {
+  [K in keyof F]: F[K] extends { readonly secret: true } ? K : never;
+}[keyof F] &
+  string;
+
+/** A row's type as an output: its own, or its `outputType` for an input whose output differs. */
+export type OutputTypeOf<Rw> = Rw extends {
+  readonly role: "input";
+  readonly outputType: infer OZ extends z.ZodType;
+}
+  ? OZ
+  : Rw extends { readonly role: "output"; readonly type: infer Z extends z.ZodType }
+    ? Z
+    : never;
 
 /** Input names of table `F`. */
 export type InputName<F extends FieldTable> = {
