@@ -194,6 +194,34 @@ type ServiceSecret =
 type ServiceResult010 = Omit<ServiceOutputs010, ServiceSecret>;
 type ReadReplicaSetResult010 = Omit<ReadReplicaSetOutputs010, "password" | "connectionUri">;
 
+type ProductionDatabasePeeringArgs010 = {
+  peerAccountId: Input<string>;
+  peerRegionCode?: Input<string>;
+  peerVpcId: Input<string>;
+};
+type ProductionDatabaseArgs010 = {
+  projectId?: Input<string>;
+  regionCode: Input<string>;
+  cpuMillis: Input<number>;
+  memoryGbs: Input<number>;
+  cidr?: Input<string>;
+  vpcId?: Input<string>;
+  vpcName?: Input<string>;
+  serviceName?: Input<string>;
+  serviceType?: Input<ServiceType>;
+  replicaCount?: Input<number>;
+  syncReplicaCount?: Input<number>;
+  password?: Input<string>;
+  username?: Input<string>;
+  databaseName?: Input<string>;
+  readReplicaSets?: number;
+  readReplicaNodes?: Input<number>;
+  readReplicaCpuMillis?: Input<number>;
+  readReplicaMemoryGbs?: Input<number>;
+  peering?: ProductionDatabasePeeringArgs010;
+  deletionProtection?: boolean;
+};
+
 // ---------------------------------------------------------------------------------------
 // The checks
 // ---------------------------------------------------------------------------------------
@@ -246,6 +274,12 @@ it("keeps every exported type a program may use (checked when compiled)", () => 
     same<mdb.VpcPeeringResult, VpcPeeringOutputs010>(true),
     same<mdb.AnalyticsResult, { status: string }>(true),
     same<ReturnType<typeof mdb.listServices>, Promise<mdb.ServiceResult[]>>(true),
+    // The component: its args and the outputs its class shows.
+    same<mdb.ProductionDatabaseArgs, ProductionDatabaseArgs010>(true),
+    same<mdb.ProductionDatabasePeeringArgs, ProductionDatabasePeeringArgs010>(true),
+    same<mdb.ProductionDatabase["vpcId"], pulumi.Output<string>>(true),
+    same<mdb.ProductionDatabase["connectionUri"], pulumi.Output<string>>(true),
+    same<mdb.ProductionDatabase["readReplicaConnectionUris"], pulumi.Output<string[]>>(true),
   ];
   expect(proofs.every(Boolean)).toBe(true);
 });
@@ -264,7 +298,11 @@ it("refuses what 0.1.0 refused (checked when compiled)", () => {
     const both: mdb.GetServiceArgs = { serviceId: "s", name: "n" };
     // @ts-expect-error nor neither
     const neither: mdb.GetServiceArgs = { projectId: "p" };
-    return [port, status, mysql, noStrategy, both, neither];
+    // @ts-expect-error readReplicaSets is a plain number: it decides how many resources there are
+    const sets: mdb.ProductionDatabaseArgs["readReplicaSets"] = _service.replicaCount;
+    // @ts-expect-error deletionProtection is a plain boolean
+    const guard: mdb.ProductionDatabaseArgs["deletionProtection"] = _service.paused;
+    return [port, status, mysql, noStrategy, both, neither, sets, guard];
   };
   expect(typeof refused).toBe("function");
 });

@@ -8,7 +8,6 @@ import { z } from "zod";
 import {
   CPU_MILLIS,
   MEMORY_GBS,
-  RECORD_SERVICE_TYPES,
   SHARED,
   type Service as ServiceRecord,
   canonicalServiceType,
@@ -34,7 +33,6 @@ import {
   resourceName,
   sizeOrShared,
 } from "../../kit/fields/rules";
-import { named } from "../../kit/fields/type-facts";
 import {
   type ForkFrom,
   finalForkField,
@@ -43,6 +41,7 @@ import {
   haReplicasShape,
   replicaSetRefShape,
   resourceShape,
+  serviceTypeField,
   vpcEndpointShape,
 } from "./shapes";
 
@@ -102,7 +101,7 @@ export const SERVICE_FIELDS = {
    * the same type (no change between the two). Change: replace.
    */
   serviceType: input(
-    named("ServiceType", z.enum(RECORD_SERVICE_TYPES)),
+    serviceTypeField,
     { replace: true },
     // Read in the seed's word, so a stack keeps one value whichever word the API answers.
     { read: (r) => canonicalServiceType(r.service_type), equals: sameType },

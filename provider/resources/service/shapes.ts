@@ -4,7 +4,7 @@
  * schema (`mdb:index:<name>`); its fields' doc comments are their documentation.
  */
 import { z } from "zod";
-import { FORK_STRATEGIES } from "../../client/schemas";
+import { FORK_STRATEGIES, RECORD_SERVICE_TYPES } from "../../client/schemas";
 import {
   cpuMillisField,
   dateTimeWithZone,
@@ -13,6 +13,11 @@ import {
   resourceName,
 } from "../../kit/fields/rules";
 import { named } from "../../kit/fields/type-facts";
+
+/**
+ * `TIMESERIESDB`, `POSTGRES` or `VECTOR`; `TIMESCALEDB` is the vendor's name of `TIMESERIESDB`.
+ */
+export const serviceTypeField = named("ServiceType", z.enum(RECORD_SERVICE_TYPES));
 
 /** How a fork copies its source: `LAST_SNAPSHOT`, `NOW` or `PITR` (point in time). */
 export const forkStrategy = named("ForkStrategy", z.enum(FORK_STRATEGIES));
