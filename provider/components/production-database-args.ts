@@ -135,3 +135,13 @@ export const PRODUCTION_DATABASE_DEFAULTS = {
   readReplicaNodes: fallback("readReplicaNodes"),
   deletionProtection: fallback("deletionProtection"),
 };
+
+/** The component, declared: its name (its type token is `mdb:index:<name>`), arguments and outputs. */
+export const PRODUCTION_DATABASE = {
+  name: "ProductionDatabase",
+  args: productionDatabaseArgs,
+  outputs: productionDatabaseOutputs,
+} as const;
+
+/** The component's type token, the same for the class and the native plugin's component. */
+export const PRODUCTION_DATABASE_TYPE = `mdb:index:${PRODUCTION_DATABASE.name}`;

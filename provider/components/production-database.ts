@@ -11,6 +11,7 @@ import { Vpc } from "../resources/vpc";
 import { VpcPeering } from "../resources/vpc-peering";
 import {
   PRODUCTION_DATABASE_DEFAULTS as DEFAULTS,
+  PRODUCTION_DATABASE_TYPE,
   type ProductionDatabaseArgs,
   type ProductionDatabaseOutputs,
   type ProductionDatabaseRegistered,
@@ -77,7 +78,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
     // Refuse a wrong shape before anything is registered.
     checkShape(name, args);
     const replicaCount = haReplicas(name, args.replicaCount ?? DEFAULTS.replicaCount);
-    super("mdb:index:ProductionDatabase", name, {}, opts);
+    super(PRODUCTION_DATABASE_TYPE, name, {}, opts);
     const protection = args.deletionProtection ?? DEFAULTS.deletionProtection;
     const child: pulumi.CustomResourceOptions = { parent: this };
     // Without deletion protection, children inherit the component's own `protect` option.

@@ -48,7 +48,7 @@ export const FUNCTIONS = {
   listReadReplicaSets: {
     args: serviceScopeArgs,
     result: readReplicaSetResult.array(),
-    listKey: "readReplicaSets",
+    listKey: "replicaSets",
   },
   getVpcPeering: { args: getVpcPeeringArgs, result: vpcPeeringResult },
   listVpcPeerings: { args: vpcScopeArgs, result: vpcPeeringResult.array(), listKey: "peerings" },

@@ -126,6 +126,32 @@ export type TrackArgs = z.output<typeof trackArgs>;
 // Results
 // ---------------------------------------------------------------------------------------
 
+/** The project an API key belongs to. */
+export const authInfoProject = named(
+  "AuthInfoProject",
+  z.object({
+    /** Id of the project. */
+    id: z.string(),
+    /** Name of the project. */
+    name: z.string().optional(),
+    /** The project's plan. */
+    planType: z.string().optional(),
+  }),
+);
+
+/** The user who issued an API key. */
+export const authInfoUser = named(
+  "AuthInfoUser",
+  z.object({
+    /** Id of the user. */
+    id: z.string().optional(),
+    /** Name of the user. */
+    name: z.string().optional(),
+    /** Email address of the user. */
+    email: z.string().optional(),
+  }),
+);
+
 /** Who the API key belongs to, as `GET /auth/info` tells. */
 export const authInfoResult = named(
   "AuthInfo",
@@ -139,29 +165,9 @@ export const authInfoResult = named(
     /** When the key was created (ISO 8601). */
     created: z.string().optional(),
     /** Project the key belongs to: the default project of every call. */
-    project: named(
-      "AuthInfoProject",
-      z.object({
-        /** Id of the project. */
-        id: z.string(),
-        /** Name of the project. */
-        name: z.string().optional(),
-        /** The project's plan. */
-        planType: z.string().optional(),
-      }),
-    ),
+    project: authInfoProject,
     /** User who issued the key. */
-    issuingUser: named(
-      "AuthInfoUser",
-      z.object({
-        /** Id of the user. */
-        id: z.string().optional(),
-        /** Name of the user. */
-        name: z.string().optional(),
-        /** Email address of the user. */
-        email: z.string().optional(),
-      }),
-    ).optional(),
+    issuingUser: authInfoUser.optional(),
   }),
 );
 

@@ -49,12 +49,15 @@ export const cpuMillisField = wholeIn(CPU_MILLIS);
 /** Memory in GiB: a whole number from 1 to 1024 ({@link MEMORY_GBS}). */
 export const memoryGbsField = wholeIn(MEMORY_GBS);
 
+/** `"shared"`: shared CPU and memory instead of a dedicated allocation. */
+export const sharedLiteral = named("Shared", z.literal(SHARED));
+
 /**
  * A service's size: a whole number within `range`, or `"shared"` for shared CPU and memory
  * instead of a dedicated allocation (docs/api.md#shared-resources).
  */
 export const sizeOrShared = (range: WholeRange) =>
-  z.union([wholeIn(range), z.literal(SHARED)], {
+  z.union([wholeIn(range), sharedLiteral], {
     // A number breaking the range gets its rule (the union reports it); the kit's wording for
     // what is missing or of another type; a number written as text is told so; another string
     // is told both choices.
@@ -74,8 +77,11 @@ export const nodesField = wholeIn(REPLICA_SET_NODES);
 /** HA replicas of a service: 0 to 2 ({@link HA_REPLICAS}), 0 when absent. */
 export const haReplicasField = wholeIn(HA_REPLICAS).default(0);
 
+/** The environment a resource is tagged with: `PROD` or `DEV`. */
+export const environmentEnum = named("Environment", z.enum(ENVIRONMENTS));
+
 /** `PROD` or `DEV`, `DEV` when absent. */
-export const environmentField = named("Environment", z.enum(ENVIRONMENTS)).default("DEV");
+export const environmentField = environmentEnum.default("DEV");
 
 /** A switch, `fallback` when absent. */
 export const flagField = (fallback: boolean) => z.boolean().default(fallback);

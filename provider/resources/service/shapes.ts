@@ -62,7 +62,7 @@ export const forkFromField = named(
 export type ForkFrom = z.output<typeof forkFromField>;
 
 /** The name and sizes of a final fork, each optional. */
-const finalForkOptions = named(
+export const finalForkOptions = named(
   "FinalFork",
   z.strictObject({
     /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters); `<name>-<service id>` when a service has that name. */
