@@ -19,7 +19,7 @@ function markdown(text) {
   );
   return linked
     .split(/(```[\s\S]*?```)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/[ \t]*\n(?!\n)[ \t]*/g, " ")))
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/([^\n])[ \t]*\n[ \t]*(?=[^\n])/g, "$1 ")))
     .join("")
     .trim();
 }

@@ -74,6 +74,51 @@ describe("plugin/schema.json", () => {
   });
 });
 
+describe("Service's object inputs and outputs", () => {
+  it("forkFrom: its fields, the two required, targetTime with a zone, the strategies as an enum", () => {
+    expect(schema.resources[token("Service")].inputProperties?.forkFrom).toMatchObject({
+      $ref: "#/types/mdb:index:ForkFrom",
+      replaceOnChanges: true,
+    });
+    const forkFrom = schema.types[token("ForkFrom")];
+    expect(forkFrom).toMatchObject({ type: "object", required: ["serviceId", "strategy"] });
+    if (!("properties" in forkFrom)) throw new Error("ForkFrom is not an object type");
+    expect(Object.keys(forkFrom.properties ?? {})).toEqual([
+      "serviceId",
+      "projectId",
+      "strategy",
+      "targetTime",
+    ]);
+    expect(forkFrom.properties?.targetTime.description).toMatch(/with a zone, e\.g\. `2026-11-01T10:00:00Z`/);
+    expect(schema.types[token("ForkStrategy")]).toMatchObject({
+      enum: [{ value: "LAST_SNAPSHOT" }, { value: "NOW" }, { value: "PITR" }],
+    });
+  });
+
+  it('finalFork: a boolean or its object form; sizes: a whole number or "shared"', () => {
+    const inputs = schema.resources[token("Service")].inputProperties ?? {};
+    expect(inputs.finalFork).toMatchObject({
+      oneOf: [{ type: "boolean" }, { $ref: "#/types/mdb:index:FinalFork" }],
+      default: false,
+    });
+    expect(inputs.cpuMillis).toMatchObject({
+      oneOf: [{ type: "integer" }, { $ref: "#/types/mdb:index:Shared" }],
+    });
+  });
+
+  it("forkedFrom: the source, and the strategy and time the program forked with", () => {
+    const forkedFrom = schema.types[token("ForkedFrom")];
+    if (!("properties" in forkedFrom)) throw new Error("ForkedFrom is not an object type");
+    expect(Object.keys(forkedFrom.properties ?? {})).toEqual([
+      "projectId",
+      "serviceId",
+      "isStandby",
+      "strategy",
+      "targetTime",
+    ]);
+  });
+});
+
 describe.each(Object.values(REGISTRY).map((e) => [e.definition.typeName, e.definition] as const))(
   "resource %s",
   (typeName, def) => {
