@@ -70,13 +70,21 @@ export class CliProcess {
    */
   static spawn(
     args: string[],
-    options: { env?: Record<string, string>; command?: string; cwd?: string; inheritEnv?: boolean } = {},
+    options: {
+      env?: Record<string, string>;
+      command?: string;
+      cwd?: string;
+      inheritEnv?: boolean;
+      /** Leads its own process group (a terminal's foreground job), for signals to the group. */
+      detached?: boolean;
+    } = {},
   ): CliProcess {
     const command = options.command ?? process.execPath;
     const child = spawn(command, options.command ? args : [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
       env: { ...(options.inheritEnv ? process.env : { PATH: process.env.PATH ?? "" }), ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: options.detached,
     });
     return new CliProcess(child);
   }
