@@ -49,7 +49,9 @@ export class Provisioner {
     const source = this.servers.dbs.get(origin.service_id);
     if (!source) {
       return Promise.reject(
-        new Error(`service ${origin.service_id}, its source, is gone: there are no data to copy any more`),
+        new Error(
+          `service ${origin.service_id}, its source, has no data to copy (it is gone, or was made without --databases)`,
+        ),
       );
     }
     return this.servers.exclusive(source, () =>

@@ -110,16 +110,22 @@ function recordedPorts(services: readonly ServiceData[]): number[] {
 }
 
 /**
- * Removes what earlier runs left behind in the databases folder: folders of deleted servers, and
- * folders no record names that hold no data (a create killed before its record was saved). A
- * folder with data that no record names is left as it is, and said.
+ * Removes what earlier runs left behind in the databases folder: folders of deleted servers, base
+ * backups half-made, and folders no record names that hold no data (a create killed before its
+ * record was saved). A folder with data that no record names is left as it is, and said.
  */
 function sweep(manager: RestoreHost, services: readonly ServiceData[]): void {
   const root = manager.parts.root;
   const ids = new Set(services.flatMap((s) => [s.service_id, ...s.read_replica_sets.map((r) => r.id)]));
   for (const name of readdirSync(root)) {
-    if (name === LOCK_FILE || ids.has(name)) continue;
     const dir = path.join(root, name);
+    if (ids.has(name)) {
+      // Copies a crash cut short (a base backup in the making); `data.partial` goes when remade.
+      for (const entry of readdirSync(dir))
+        if (/^base-\d+\.partial$/.test(entry)) manager.removeBehind(path.join(dir, entry));
+      continue;
+    }
+    if (name === LOCK_FILE) continue;
     if (name.startsWith(".deleted-") || !existsSync(path.join(dir, "data"))) manager.removeBehind(dir);
     else manager.parts.log(`folder ${dir} belongs to no record of the state file: left as it is`);
   }

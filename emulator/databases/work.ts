@@ -18,11 +18,15 @@ export const DATABASE_HOST = "127.0.0.1";
 
 /** One server: a service's or a replica set's. */
 export interface Db {
+  /** The service's or replica set's id. */
   id: string;
   /** `<root>/<id>`: `data/`, `wal-archive/`, `server.log`, base backups. */
   dir: string;
+  /** Its postmaster, on `dir/data`. */
   server: ServerProcess;
+  /** A replica set's streaming standby (read-only), not a service's primary. */
   standby: boolean;
+  /** Its pooler's proxy, while the pooler is on. */
   pooler?: Pooler;
   /** The service's replica sets (services only). */
   replicaIds: Set<string>;
@@ -32,8 +36,11 @@ export interface Db {
   origin?: ServerOrigin;
   /** The SCRAM verifier a service's user gets at each start of its server. */
   verifier?: string;
+  /** The end of its queue of work. */
   queue: Promise<void>;
+  /** Tasks queued and not done: its next lifecycle step waits while there are. */
   pending: number;
+  /** Why its server failed, as the API answers it. */
   failure?: string;
   /** Stopped on purpose (paused): restarts of a resize leave it stopped. */
   paused: boolean;
