@@ -61,6 +61,23 @@ module.exports = {
       to: { path: "^provider/(resources|functions|components|host|index)" },
     },
     {
+      name: "kit-engine-neutral",
+      severity: "error",
+      comment:
+        "The kit is the one implementation both faces share: it imports no Pulumi SDK and no " +
+        "adapter (each face adapts the engine's calls to the kit, never the reverse).",
+      from: { path: "^provider/kit/" },
+      to: { path: "(^node_modules/@pulumi/|^provider/adapters/)" },
+    },
+    {
+      name: "faces-apart",
+      severity: "error",
+      comment:
+        "The dynamic face and the plugin are two thin adapters over the kit: neither imports the other.",
+      from: { path: "^provider/adapters/([^/]+)/" },
+      to: { path: "^provider/adapters/", pathNot: ["^provider/adapters/$1/"] },
+    },
+    {
       name: "client-knows-no-pulumi",
       severity: "error",
       comment: "The client is plain HTTP: it never imports Pulumi nor the provider's other rooms.",

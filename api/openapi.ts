@@ -3,8 +3,9 @@
  * so any OpenAPI tool can drive or check a server speaking it (the emulator serves it at
  * `GET {base_url}/openapi.json`, docs/api.md#openapi). Request bodies are the dialect's request
  * schemas; answers are the strict reading as that dialect answers, in its words (docs/api.md#dialects).
- * Rules zod cannot put in JSON Schema (size steps, `"shared"` together, PITR's `target_time`) stay
- * the schemas' and the server's.
+ * Every rule of a request the server checks without reading stored state is in it: bounds, steps
+ * and patterns of sizes, "at least one", `"shared"` together, PITR's `target_time` (json-forms.ts),
+ * path ids (path-ids.ts).
  */
 import { z } from "zod";
 import type { Dialect } from "./dialects";
@@ -17,7 +18,10 @@ import {
   type OperationSpec,
   type PathParam,
 } from "./operations";
+import { applyJsonForms } from "./json-forms";
+import { pathIdSchema } from "./path-ids";
 import { STRICT_BODIES, STRICT_RECORDS } from "./records";
+import { OPERATION_VERSIONS } from "./versions";
 
 /** A JSON value of the document. */
 type Json = Record<string, unknown>;
@@ -30,17 +34,28 @@ const STATUS_WORDS: Record<number, string> = {
   204: "Success, no body.",
 };
 
-/** The path parameters, as each dialect types them (the current document: VPC and peering ids of digits). */
-function pathParameter(name: PathParam, dialect: Dialect): Json {
-  const schema: Json = { type: "string" };
-  if (dialect === "vendor" && (name === "vpc_id" || name === "peering_id")) schema.pattern = "^[0-9]+$";
-  if (dialect === "vendor" && name === "replica_set_id") schema.minLength = 3;
-  return { name, in: "path", required: true, schema };
+/** Options of {@link openApiDocument}. */
+export interface OpenApiOptions {
+  /** The longest path id the server takes, in characters. Default 100 (`MAX_PATH_ID_LENGTH`, path-ids.ts). */
+  maxIdLength?: number;
 }
 
-/** JSON Schema (OpenAPI 3.0 dialect) of a wire shape, as sent: a request's input, an answer's wire form. */
+/** A path parameter, as the dialect's server checks it (api/path-ids.ts). */
+function pathParameter(name: PathParam, dialect: Dialect, options: OpenApiOptions): Json {
+  return { name, in: "path", required: true, schema: pathIdSchema(name, dialect, options.maxIdLength) };
+}
+
+/**
+ * JSON Schema (OpenAPI 3.0 dialect) of a wire shape, as sent: a request's input, an answer's wire
+ * form; with the rules zod's conversion cannot see (json-forms.ts).
+ */
 function jsonSchema(schema: z.ZodType): Json {
-  const json = z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", unrepresentable: "any" }) as Json;
+  const json = z.toJSONSchema(schema, {
+    target: "openapi-3.0",
+    io: "input",
+    unrepresentable: "any",
+    override: applyJsonForms,
+  }) as Json;
   delete json.$schema;
   return json;
 }
@@ -83,8 +98,12 @@ function queryParameters(op: OperationSpec): Json[] {
   });
 }
 
-/** The OpenAPI operation object of `id` in `dialect`. */
-function operationObject(id: OperationId, dialect: Dialect): Json {
+/**
+ * The OpenAPI operation object of `id` in `dialect`. Its `operationId` is the dialect's: the table's
+ * id in `seed`, the current document's in `vendor` (`x-mdb-operation` keeps the table's, the
+ * vocabulary of the emulator's request log).
+ */
+function operationObject(id: OperationId, dialect: Dialect, options: OpenApiOptions): Json {
   const op: OperationSpec = OPERATIONS[id];
   const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParam);
   const request = requestSchema(id, dialect);
@@ -94,12 +113,13 @@ function operationObject(id: OperationId, dialect: Dialect): Json {
     success.content = { "application/json": { schema: inWords(jsonSchema(STRICT_BODIES[kind]), dialect) } };
   }
   return {
-    operationId: id,
+    operationId: dialect === "vendor" ? OPERATION_VERSIONS[id].vendorId : id,
+    "x-mdb-operation": id,
     summary: op.name,
     tags: [op.origin === "spec" ? "spec" : "vendor additions"],
     "x-mdb-origin": op.origin,
     "x-mdb-retry": op.retry,
-    parameters: [...params.map((p) => pathParameter(p, dialect)), ...queryParameters(op)],
+    parameters: [...params.map((p) => pathParameter(p, dialect, options)), ...queryParameters(op)],
     ...(request
       ? {
           requestBody: {
@@ -121,11 +141,11 @@ function operationObject(id: OperationId, dialect: Dialect): Json {
  * The OpenAPI 3.0.3 document of `dialect`: every operation it serves, under `basePath` (the
  * server's `{base_url}` path, e.g. `/public/api/v1`), with HTTP Basic security.
  */
-export function openApiDocument(dialect: Dialect, basePath: string): Json {
+export function openApiDocument(dialect: Dialect, basePath: string, options: OpenApiOptions = {}): Json {
   const paths: Record<string, Json> = {};
   for (const id of operationIdsOf(dialect)) {
     const op = OPERATIONS[id];
-    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(id, dialect) };
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(id, dialect, options) };
   }
   return {
     openapi: "3.0.3",

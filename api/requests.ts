@@ -7,7 +7,8 @@
  * source's creation) are the service's, not the schemas'.
  */
 import { z } from "zod";
-import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES, SHARED, type ForkStrategy, type Shared } from "./enums";
+import { ADDONS, ENVIRONMENTS, FORK_STRATEGIES, type ForkStrategy } from "./enums";
+import { atLeastOneRule, whenRule, withJsonRule, withJsonSchema } from "./json-forms";
 import {
   CPU_MILLIS,
   HA_REPLICAS,
@@ -16,119 +17,46 @@ import {
   PASSWORD_LENGTH,
   REPLICA_SET_NODES,
   SERVICE_NODES,
-  describeRange,
-  inRange,
-  type WholeRange,
 } from "./limits";
+import { notAbove, sharedTogether, sizeOrShared, wholeNumber, type NumberForm } from "./numbers";
+import { NOT_BLANK, dateTimeInput, digitsText, notBlankText, textOfLength } from "./strings";
 
-/** The number a JSON number or a string of digits stands for; NaN for anything else. */
-function wholeValue(value: number | string): number {
-  return typeof value === "number" ? value : /^\d+$/.test(value) ? Number(value) : NaN;
-}
-
-/**
- * The JSON forms a whole number may take on the wire (docs/api.md#numbers): `either` (a number or
- * a string of digits, what the seed dialect takes), `string` (a string of digits only, where the
- * vendor's current document types the field a string) or `number` (where it types it an integer).
- */
-export type NumberForm = "either" | "string" | "number";
-
-/**
- * A whole number within `range`, in the JSON `form` given (docs/api.md#numbers). The parsed value
- * is a number; a bad value gets one message, naming the rule, with `hint` after it when given.
- */
-function wholeNumber(range: WholeRange, hint?: string, form: NumberForm = "either") {
-  // Refusing "shared", it only ever yields numbers.
-  return sizeInput(range, "refuse", hint, form) as z.ZodType<number, number | string>;
-}
-
-/**
- * A size of create service or fork: a whole number within `range` (as {@link wholeNumber}), or
- * `"shared"` for a shared-resource service (docs/api.md#shared-resources), kept as `"shared"`.
- */
-function sizeOrShared(range: WholeRange, form: NumberForm = "either") {
-  return sizeInput(range, "accept", undefined, form);
-}
-
-const FORM_WORDS: Record<NumberForm, string> = {
-  either: "as a number or a string of digits",
-  string: "as a string of digits",
-  number: "as a JSON number",
-};
-
-/**
- * A whole number within `range`, or `"shared"` when `shared` is "accept". Where it is refused, a
- * `"shared"` gets a message of its own: create and fork take it, so a client may well send it.
- */
-function sizeInput(
-  range: WholeRange,
-  shared: "accept" | "refuse",
-  hint?: string,
-  form: NumberForm = "either",
-) {
-  const numbers = `${describeRange(range)}, ${FORM_WORDS[form]}`;
-  const rule = `must be ${numbers}${shared === "accept" ? `, or "${SHARED}"` : ""}${hint ? ` (${hint})` : ""}`;
-  const refusal = `"${SHARED}" is taken by create service and fork only; here it must be ${numbers}`;
-  const json =
-    form === "string"
-      ? z.string({ error: rule })
-      : form === "number"
-        ? z.number({ error: rule })
-        : z.union([z.number(), z.string()], { error: rule });
-  return (json as z.ZodType<number | string>).transform((value, ctx): number | Shared => {
-    if (value === SHARED && shared === "accept") return SHARED;
-    const n = typeof value === "string" && form === "number" ? NaN : wholeValue(value);
-    if (inRange(n, range)) return n;
-    ctx.addIssue({ code: "custom", message: value === SHARED ? refusal : rule, input: value });
-    return z.NEVER;
-  });
-}
-
-/**
- * Requires `"shared"` for both sizes or for neither: a service shares CPU and memory together, and
- * a size left out would otherwise take a dedicated default. The message names the other field.
- */
-function sharedTogether(
-  body: { cpu_millis?: number | Shared; memory_gbs?: number | Shared },
-  ctx: z.RefinementCtx,
-) {
-  const cpu = body.cpu_millis === SHARED;
-  const memory = body.memory_gbs === SHARED;
-  if (cpu === memory) return;
-  const [field, other] = cpu ? ["memory_gbs", "cpu_millis"] : ["cpu_millis", "memory_gbs"];
-  ctx.addIssue({
-    code: "custom",
-    path: [field],
-    message: `must be "${SHARED}" too when ${other} is "${SHARED}" (a service shares both or neither)`,
-  });
-}
+export type { NumberForm };
 
 /** A name of a service, replica set or VPC: any text within the length limit, kept as sent. */
-const nameInput = z
-  .string()
-  .min(NAME_LENGTH.min, "must not be empty")
-  .max(NAME_LENGTH.max!, `must be at most ${NAME_LENGTH.max} characters`);
+const nameInput = textOfLength(NAME_LENGTH, "must not be empty");
 /** A non-empty identifier or code. */
 const idInput = z.string().min(1, "must not be empty");
 /** A map of arbitrary properties (analytics). */
 const properties = z.record(z.string(), z.unknown());
 /** A block in CIDR notation, IPv4 or IPv6 (the spec says CIDR, not which family). */
-const cidrInput = z
-  .string()
-  .refine(
-    (s) => z.cidrv4().safeParse(s).success || z.cidrv6().safeParse(s).success,
-    "must be a block in CIDR notation, e.g. 10.0.0.0/16",
-  );
+const cidrInput = withJsonSchema(
+  z
+    .string()
+    .refine(
+      (s) => z.cidrv4().safeParse(s).success || z.cidrv6().safeParse(s).success,
+      "must be a block in CIDR notation, e.g. 10.0.0.0/16",
+    ),
+  {
+    type: "string",
+    description: "a block in CIDR notation, IPv4 or IPv6, e.g. 10.0.0.0/16",
+    // zod's own patterns of the two checks above.
+    anyOf: [z.cidrv4(), z.cidrv6()].map((s) => ({
+      pattern: (z.toJSONSchema(s) as { pattern: string }).pattern,
+    })),
+  },
+);
 
 /**
  * Requires at least one of `fields` in an object body; the message names the first. Changes that
  * leave out a field keep its current value.
  */
 function atLeastOne<T extends z.ZodObject>(schema: T, fields: readonly (keyof z.output<T> & string)[]) {
-  return schema.refine(
+  const refined = schema.refine(
     (body) => fields.some((field) => (body as Record<string, unknown>)[field] !== undefined),
     { message: `at least one of ${fields.join(", ")} is required`, path: [fields[0]] },
   );
+  return withJsonRule(refined, atLeastOneRule(fields));
 }
 
 /**
@@ -139,8 +67,8 @@ export const CreateServiceRequestSchema = createServiceRequest("either", "either
 
 /** Body of create service with sizes in form `sizes` and the HA count in form `count`. */
 function createServiceRequest(sizes: NumberForm, count: NumberForm) {
-  return z
-    .strictObject({
+  return sharedTogether(
+    z.strictObject({
       name: nameInput,
       // Any subset: `time-series` makes a TIMESERIESDB service, `ai` alone a VECTOR one.
       addons: z.array(z.enum(ADDONS)).optional(),
@@ -149,8 +77,8 @@ function createServiceRequest(sizes: NumberForm, count: NumberForm) {
       cpu_millis: sizeOrShared(CPU_MILLIS, sizes).optional(),
       memory_gbs: sizeOrShared(MEMORY_GBS, sizes).optional(),
       environment_tag: z.enum(ENVIRONMENTS).optional(),
-    })
-    .superRefine(sharedTogether);
+    }),
+  );
 }
 /** Body of create service, after parsing. */
 export type CreateServiceRequest = z.output<typeof CreateServiceRequestSchema>;
@@ -175,19 +103,34 @@ export const ResizeServiceRequestSchema = atLeastOne(
 export type ResizeServiceRequest = z.output<typeof ResizeServiceRequestSchema>;
 
 /** Body of setHA: at least one of the two counts; the other stays as it is. */
-export const SetHaRequestSchema = atLeastOne(
-  z.strictObject({
-    replica_count: wholeNumber(HA_REPLICAS).optional(),
-    sync_replica_count: wholeNumber(HA_REPLICAS).optional(),
-  }),
-  ["replica_count", "sync_replica_count"],
-);
+export const SetHaRequestSchema = setHaRequest("either");
+
+/**
+ * Body of setHA with the counts in form `form`: at least one; `sync_replica_count` not above
+ * `replica_count` when both are given (with one, the stored other is the service's check).
+ */
+function setHaRequest(form: NumberForm) {
+  const counts = atLeastOne(
+    z.strictObject({
+      replica_count: wholeNumber(HA_REPLICAS, undefined, form).optional(),
+      sync_replica_count: wholeNumber(HA_REPLICAS, undefined, form).optional(),
+    }),
+    ["replica_count", "sync_replica_count"],
+  );
+  return notAbove(
+    counts,
+    "replica_count",
+    "sync_replica_count",
+    { ...HA_REPLICAS, max: HA_REPLICAS.max! },
+    form,
+  );
+}
 /** Body of setHA, after parsing. */
 export type SetHaRequest = z.output<typeof SetHaRequestSchema>;
 
 /** Body of updatePassword. */
 export const UpdatePasswordRequestSchema = z.strictObject({
-  password: z.string().min(PASSWORD_LENGTH.min, `must be at least ${PASSWORD_LENGTH.min} characters`),
+  password: textOfLength(PASSWORD_LENGTH),
 });
 /** Body of updatePassword, after parsing. */
 export type UpdatePasswordRequest = z.output<typeof UpdatePasswordRequestSchema>;
@@ -214,10 +157,10 @@ export const ForkServiceRequestSchema = forkServiceRequest(z.enum(FORK_STRATEGIE
 
 /** Body of forkService with the strategy schema given and sizes in form `sizes`. */
 function forkServiceRequest(strategy: z.ZodType<ForkStrategy | undefined>, sizes: NumberForm) {
-  return z
+  const pitrNeedsTime = z
     .strictObject({
       fork_strategy: strategy,
-      target_time: z.iso.datetime({ offset: true }).optional(),
+      target_time: dateTimeInput().optional(),
       name: nameInput.optional(),
       cpu_millis: sizeOrShared(CPU_MILLIS, sizes).optional(),
       memory_gbs: sizeOrShared(MEMORY_GBS, sizes).optional(),
@@ -226,8 +169,11 @@ function forkServiceRequest(strategy: z.ZodType<ForkStrategy | undefined>, sizes
     .refine((b) => b.fork_strategy !== "PITR" || b.target_time !== undefined, {
       message: "is required when fork_strategy is PITR",
       path: ["target_time"],
-    })
-    .superRefine(sharedTogether);
+    });
+  return withJsonRule(
+    sharedTogether(pitrNeedsTime),
+    whenRule("fork_strategy", ["PITR"], { required: ["target_time"] }),
+  );
 }
 /** Body of forkService, after parsing. */
 export type ForkServiceRequest = z.output<typeof ForkServiceRequestSchema>;
@@ -329,8 +275,8 @@ export const MIN_METRIC_BUCKET_SECONDS = 60;
 /** Body of the metric series query (current document, a preview operation): no other field taken. */
 export const MetricSeriesRequestSchema = z.strictObject({
   name: z.string().min(1, "must not be empty"),
-  from: z.iso.datetime({ offset: true }),
-  to: z.iso.datetime({ offset: true }),
+  from: dateTimeInput(),
+  to: dateTimeInput(),
   bucket_seconds: z
     .number()
     .int()
@@ -353,17 +299,25 @@ export const MetricSeriesRequestSchema = z.strictObject({
 export type MetricSeriesRequest = z.output<typeof MetricSeriesRequestSchema>;
 
 /** A repeatable query parameter: one value or several (`?search=a&search=b`), read as a list. */
-const repeated = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) => (Array.isArray(value) ? value : [value]))
-  .pipe(z.array(z.string().regex(/\S/, "must not be blank")));
+const repeated = withJsonSchema(
+  z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .pipe(z.array(notBlankText())),
+  {
+    anyOf: [
+      { type: "string", pattern: NOT_BLANK },
+      { type: "array", items: { type: "string", pattern: NOT_BLANK } },
+    ],
+  },
+);
 
 /** Query of service logs (current document): every parameter optional. */
 export const ServiceLogsQuerySchema = z.strictObject({
-  node: z.string().regex(/^\d+$/, "must be a whole number from 0").transform(Number).optional(),
+  node: digitsText("must be a whole number from 0").transform(Number).optional(),
   cursor: z.string().optional(),
-  until: z.iso.datetime({ offset: true }).optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
+  until: dateTimeInput().optional(),
+  since: dateTimeInput().optional(),
   search: repeated.optional(),
   severities: repeated.optional(),
 });
@@ -371,7 +325,7 @@ export const ServiceLogsQuerySchema = z.strictObject({
 export type ServiceLogsQuery = z.output<typeof ServiceLogsQuerySchema>;
 
 /** A VPC or peering id as the current document types it: a string of digits. */
-const digitId = z.string().regex(/^[0-9]+$/, "must be a string of digits (a VPC id of the vendor's API)");
+const digitId = digitsText("must be a string of digits (a VPC id of the vendor's API)");
 
 /**
  * The request bodies as the vendor's current document (d7201d6) types them, where it is stricter
@@ -403,13 +357,7 @@ export const CURRENT_REQUESTS = {
     cpu_millis: wholeNumber(CPU_MILLIS, undefined, "number"),
     memory_gbs: wholeNumber(MEMORY_GBS, undefined, "number"),
   }),
-  setHA: atLeastOne(
-    z.strictObject({
-      replica_count: wholeNumber(HA_REPLICAS, undefined, "number").optional(),
-      sync_replica_count: wholeNumber(HA_REPLICAS, undefined, "number").optional(),
-    }),
-    ["replica_count", "sync_replica_count"],
-  ),
+  setHA: setHaRequest("number"),
   createVpc: z.strictObject({ name: nameInput, cidr: cidrInput, region_code: idInput }),
   attachToVpc: z.strictObject({ vpc_id: digitId }),
   detachFromVpc: z.strictObject({ vpc_id: digitId }),

@@ -4,12 +4,11 @@
  * its operation answers (api/operations.ts): service records without `paused`, with service type
  * TIMESCALEDB and `vpc_endpoint` (plus the deprecated `vpcEndpoint` unless switched off), renameVpc
  * answering `{message}`, delete replica set answering no body, auth info and logs without their
- * deprecated aliases when switched off. It also checks path ids the way the current document types
- * them. VPC and peering ids themselves are made digit strings by the model (ids.ts).
+ * deprecated aliases when switched off. Path ids are checked by api/path-ids.ts; VPC and peering
+ * ids themselves are made digit strings by the model (ids.ts).
  */
 import type { Dialect } from "../api/dialects";
-import { answerKind, type OperationId, type PathParam } from "../api/operations";
-import { invalidField } from "./errors";
+import { answerKind, type OperationId } from "../api/operations";
 
 /** How the emulator speaks: its dialect, and whether `vendor` answers carry deprecated aliases. */
 export interface Speech {
@@ -75,24 +74,4 @@ function withoutKey(record: Json, key: string): Json {
   const copy = { ...record };
   delete copy[key];
   return copy;
-}
-
-/** Path parameters the current document constrains: VPC and peering ids are strings of digits. */
-const VENDOR_PATH_RULES: Partial<Record<PathParam, { pattern: RegExp; rule: string }>> = {
-  vpc_id: { pattern: /^[0-9]+$/, rule: "must be a string of digits" },
-  peering_id: { pattern: /^[0-9]+$/, rule: "must be a string of digits" },
-  replica_set_id: { pattern: /^.{3,}$/, rule: "must be at least 3 characters" },
-};
-
-/**
- * Throws 400 INVALID_REQUEST naming the path parameter when `params` break the dialect's rules (the
- * `vendor` dialect's path ids, as the current document types them); the seed has none.
- */
-export function checkPathParams(speech: Speech, params: Readonly<Record<string, string>>): void {
-  if (speech.dialect === "seed") return;
-  for (const [name, value] of Object.entries(params)) {
-    const rule = VENDOR_PATH_RULES[name as PathParam];
-    if (rule && !rule.pattern.test(value))
-      throw invalidField(name, `${rule.rule}, not ${JSON.stringify(value)}`);
-  }
 }

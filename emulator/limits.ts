@@ -8,6 +8,7 @@
 import { STATUS_CODES, type Server } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyHttpOptions, FastifyReply } from "fastify";
+import { MAX_PATH_ID_LENGTH } from "../api/path-ids";
 import { codeForStatus } from "./errors";
 
 /** Bounds of the HTTP server; see {@link DEFAULT_SERVER_LIMITS} for the values. */
@@ -37,7 +38,7 @@ export const DEFAULT_SERVER_LIMITS: Readonly<ServerLimits> = {
   maxConnections: 256,
   maxHeaderBytes: 16 * 1024,
   maxBodyBytes: 1024 * 1024,
-  maxParamLength: 100,
+  maxParamLength: MAX_PATH_ID_LENGTH,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 72_000,
@@ -49,7 +50,9 @@ export function fastifyLimitOptions(limits: ServerLimits): FastifyHttpOptions<Se
     bodyLimit: limits.maxBodyBytes,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
-    routerOptions: { maxParamLength: limits.maxParamLength },
+    // The router counts a parameter's encoded characters, the API its characters (the routes check
+    // them, api/path-ids.ts): one character takes at most 12 encoded (4 bytes of UTF-8 as %XX).
+    routerOptions: { maxParamLength: limits.maxParamLength * 12 },
     http: {
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,

@@ -23,6 +23,7 @@ import { DEFAULT_SERVER_LIMITS, fastifyLimitOptions, type ServerLimits } from ".
 import { Model } from "./model";
 import { RequestLog, registerRequestLog, type LoggedRequest } from "./request-log";
 import type { RouteContext } from "./routes/context";
+import { registerMethodCheck } from "./routes/methods";
 import { apiRoutes } from "./routes/register";
 import { Store } from "./store";
 
@@ -160,12 +161,14 @@ export function buildServer(
     reply.code(404).send({ code: "NOT_FOUND", message: `no route ${request.method} ${request.url}` }),
   );
 
-  // Order matters: log first (it sees everything), then faults (before auth, like a proxy), then auth.
+  // Order matters: log first (it sees everything), then faults (before auth, like a proxy), then
+  // auth, then the 405 of a known path asked with another method.
   registerRequestLog(app, context.requestLog, options.onRequest);
   registerFaults(app, context.faults);
   registerAuth(app, context.credentials);
+  registerMethodCheck(app, context.speech.dialect);
 
-  app.register(apiRoutes, { prefix: API_PREFIX, ...context });
+  app.register(apiRoutes, { prefix: API_PREFIX, ...context, maxIdLength: limits.maxParamLength });
   app.register(adminRoutes, context);
   return app;
 }

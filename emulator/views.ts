@@ -2,6 +2,7 @@
  * Wire views of the stored records: the fields of the spec, in its order, without the emulator's
  * internals (pending steps, password hash) and without absent optional fields.
  */
+import type { ServiceStatus } from "../api/enums";
 import type { ReadReplicaSet, Service, Vpc, VpcPeering } from "../api/schemas";
 import type { PeeringData, ReplicaSetData, ServiceData, VpcData } from "./store";
 
@@ -49,6 +50,46 @@ export function serviceView(service: ServiceData, initialPassword?: string): Ser
     read_replica_sets: service.read_replica_sets.map(replicaSetView),
     ...(service.status === "UNSTABLE" && service.error_message
       ? { error_message: service.error_message }
+      : {}),
+  };
+}
+
+/** The service status a read replica set's status reads as, when the set is read as a Service. */
+const STANDBY_STATUS: Record<ReplicaSetData["status"], ServiceStatus> = {
+  creating: "QUEUED",
+  active: "READY",
+  resizing: "CONFIGURING",
+  deleting: "DELETING",
+  error: "UNSTABLE",
+};
+
+/**
+ * A read replica set read as a Service, as the vendor's current API answers `GET
+ * /services/{replica set id}` (docs/api.md#dialects): the set's id, name, sizes, endpoint and pooler,
+ * `forked_from` naming its service with `is_standby: true`, and the service's region and type.
+ * `created` is the service's: the emulator keeps no creation time of a replica set.
+ */
+export function standbyServiceView(service: ServiceData, replicaSet: ReplicaSetData): Service {
+  return {
+    service_id: replicaSet.id,
+    project_id: service.project_id,
+    name: replicaSet.name,
+    region_code: service.region_code,
+    service_type: service.service_type,
+    created: service.created,
+    paused: false,
+    status: STANDBY_STATUS[replicaSet.status],
+    resources: [
+      {
+        id: replicaSet.id,
+        spec: { cpu_millis: replicaSet.cpu_millis, memory_gbs: replicaSet.memory_gbs },
+      },
+    ],
+    metadata: { ...replicaSet.metadata },
+    ...(replicaSet.endpoint ? { endpoint: { ...replicaSet.endpoint } } : {}),
+    forked_from: { project_id: service.project_id, service_id: service.service_id, is_standby: true },
+    ...(replicaSet.connection_pooler
+      ? { connection_pooler: structuredClone(replicaSet.connection_pooler) }
       : {}),
   };
 }

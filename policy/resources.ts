@@ -16,8 +16,27 @@ export const ResourceTypes = {
   VpcPeering: "pulumi-nodejs:dynamic/mdb:VpcPeering",
 } as const;
 
-/** Prefix shared by every type token of this package: the pack only looks at resources matching it. */
+/** Type tokens of the same resources served by the native plugin `mdb` (any Pulumi language). */
+export const NativeResourceTypes = {
+  Service: "mdb:index:Service",
+  ReadReplicaSet: "mdb:index:ReadReplicaSet",
+  Vpc: "mdb:index:Vpc",
+  VpcPeering: "mdb:index:VpcPeering",
+} as const;
+
+/** A kind of resource of this package: `Service`, `ReadReplicaSet`, `Vpc`, `VpcPeering`. */
+export type Kind = keyof typeof ResourceTypes;
+
+/** Prefix shared by every dynamic type token of this package. */
 export const TYPE_PREFIX = "pulumi-nodejs:dynamic/mdb:";
+
+/** Prefix shared by every native type token of this package. */
+export const NATIVE_TYPE_PREFIX = "mdb:index:";
+
+/** True when `type` is the type token of `kind`, in either face (dynamic class or native plugin). */
+export function isKind(type: string, kind: Kind): boolean {
+  return type === ResourceTypes[kind] || type === NativeResourceTypes[kind];
+}
 
 /**
  * Marks a value a policy cannot judge: unknown during preview (an output of a resource not created
@@ -83,9 +102,11 @@ export function readEnvironment(props: Record<string, unknown>): Read<string> {
   return environment === undefined ? "DEV" : environment;
 }
 
-/** Short name of a resource type for messages: `Service` for `pulumi-nodejs:dynamic/mdb:Service`. */
+/** Short name of a resource type for messages: `Service` for `pulumi-nodejs:dynamic/mdb:Service` or `mdb:index:Service`. */
 export function kindOf(type: string): string {
-  return type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : type;
+  for (const prefix of [TYPE_PREFIX, NATIVE_TYPE_PREFIX])
+    if (type.startsWith(prefix)) return type.slice(prefix.length);
+  return type;
 }
 
 /** How a message names a resource: its kind and its name from the URN, e.g. `Service "orders-db"`. */

@@ -6,7 +6,8 @@
  * later one. Loaded only in Pulumi's provider host.
  */
 import "./compile-cache";
-import { type ProviderImpl, resourceProvider } from "./kit/lifecycle";
+import { type ProviderImpl, dynamicProvider } from "./adapters/dynamic/provider";
+import { resourceProvider } from "./kit/lifecycle/provider";
 import { REGISTRY, type ResourceKind } from "./resources/registry";
 import { PROCESS_RUNTIME } from "./runtime";
 
@@ -14,7 +15,7 @@ import { PROCESS_RUNTIME } from "./runtime";
 export const PROVIDERS: Readonly<Record<ResourceKind, ProviderImpl>> = Object.fromEntries(
   Object.entries(REGISTRY).map(([kind, entry]) => [
     kind,
-    resourceProvider(entry.definition, entry.ops as never, PROCESS_RUNTIME),
+    dynamicProvider(resourceProvider(entry.definition, entry.ops as never, PROCESS_RUNTIME), PROCESS_RUNTIME),
   ]),
 ) as Record<ResourceKind, ProviderImpl>;
 

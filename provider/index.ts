@@ -20,7 +20,7 @@ export type {
   EndpointOutput,
   ResourceOutput,
 } from "./resources/service";
-export type { PgEnv } from "./kit/connection";
+export type { PgEnv } from "./kit/fields/connection";
 export { ReadReplicaSet } from "./resources/read-replica-set";
 export type { ReadReplicaSetArgs } from "./resources/read-replica-set";
 export { Vpc } from "./resources/vpc";

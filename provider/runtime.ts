@@ -7,7 +7,7 @@
 import type { MdbApi } from "./client/api";
 import { ConfigSource, ProviderConfig, resolveAdoptExisting, resolveConfig } from "./config";
 import { type Clock, REAL_CLOCK, type Runtime, type Session } from "./kit/context";
-import { RunHolds } from "./kit/holds";
+import { RunHolds } from "./kit/lifecycle/holds";
 
 /** A client built from resolved settings, and the project calls default to. */
 export class ApiSession implements Session {
@@ -77,6 +77,7 @@ export class ConfigRuntime implements Runtime {
   private live = false;
   private current: ApiSession | undefined;
   private run: RunHolds | undefined;
+  private readonly aborter = new AbortController();
 
   constructor(
     /** Where progress lines go. Default: this process's stderr, which Pulumi shows. */
@@ -106,6 +107,14 @@ export class ConfigRuntime implements Runtime {
 
   holds(): RunHolds | undefined {
     return this.run;
+  }
+
+  get cancellation(): AbortSignal {
+    return this.aborter.signal;
+  }
+
+  cancel(): void {
+    this.aborter.abort(new Error("the run was cancelled"));
   }
 
   session(): ApiSession {

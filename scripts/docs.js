@@ -84,7 +84,7 @@ function load() {
   if (!fs.existsSync(path.join(dist, "resources", "registry.js")))
     throw new Error("dist/ is missing: run `npm run build` first");
   const { REGISTRY } = require(path.join(dist, "resources", "registry"));
-  const { defaultOf } = require(path.join(dist, "kit", "field-table"));
+  const { defaultOf } = require(path.join(dist, "kit", "fields", "field-table"));
   return { REGISTRY, defaultOf };
 }
 

@@ -2,8 +2,9 @@
  * One `initdb` reused as a template: every service's data directory is a copy of it, so a create
  * costs a copy and a server start (well under the 2 s budget), not an initdb. The template is
  * made once per machine and server version, in the user's cache, with the service's database and
- * user (`tsdb`, `tsdbadmin`), a superuser password only the emulator knows, TLS on with a
- * certificate made here, and a configuration small enough for many servers on one machine.
+ * user (`tsdb`, `tsdbadmin`), the vendor's database words (vendor-words.ts), a superuser password
+ * only the emulator knows, TLS on with a certificate made here, and a configuration small enough
+ * for many servers on one machine.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -21,6 +22,7 @@ import path from "node:path";
 import { runProgram, type Engine } from "./engine";
 import { chownTree, copyTree, removeTree } from "./files";
 import { selfSignedCertificate } from "./tls";
+import { installVendorWords } from "./vendor-words";
 
 /** The database and user every service is created with (what the resources' outputs name). */
 export const SERVICE_DATABASE = "tsdb";
@@ -29,8 +31,8 @@ export const SERVICE_USER = "tsdbadmin";
 /** The superuser the emulator connects as (replication, password changes, backups). */
 export const SUPERUSER = "postgres";
 
-/** Bump when the template's contents change, so caches are remade. */
-const TEMPLATE_REVISION = 3;
+/** Bump when the template's contents change, so caches are remade (4: the vendor's database words). */
+const TEMPLATE_REVISION = 4;
 
 /**
  * The server settings of every service: PostgreSQL 18's defaults, smaller where they cost memory
@@ -87,7 +89,9 @@ export async function ensureTemplate(engine: Engine, cacheRoot = defaultCacheRoo
   const build = mkdtempSync(path.join(tmpdir(), "mdb-template-"));
   try {
     const dataDir = path.join(build, "data");
-    const password = randomBytes(24).toString("base64url");
+    // Services made from an earlier revision keep its superuser password: the emulator must still
+    // reach them, so a new revision reuses it.
+    const password = earlierPassword(cacheRoot, engine.version) ?? randomBytes(24).toString("base64url");
     writeFileSync(path.join(build, "pw"), password, { mode: 0o600 });
     chownTree(build, engine.runAs);
     await runProgram(engine, "initdb", [
@@ -109,12 +113,12 @@ export async function ensureTemplate(engine: Engine, cacheRoot = defaultCacheRoo
     chmodSync(path.join(dataDir, "server.key"), 0o600);
     chownTree(build, engine.runAs);
     // After the settings: its shutdown checkpoint records them, and recoveries compare with it.
-    await runProgram(
-      engine,
-      "postgres",
-      ["--single", "-D", dataDir, SUPERUSER],
-      `CREATE ROLE ${SERVICE_USER} LOGIN CREATEDB CREATEROLE;\nCREATE DATABASE ${SERVICE_DATABASE} OWNER ${SERVICE_USER};\n`,
-    );
+    const single = (sql: string) =>
+      runProgram(engine, "postgres", ["--single", "-D", dataDir, SUPERUSER], sql);
+    await single(`CREATE ROLE ${SERVICE_USER} LOGIN CREATEDB CREATEROLE;\n`);
+    // Before the service's database, a copy of template1, so that it carries them too.
+    await installVendorWords(engine, dataDir, SERVICE_USER);
+    await single(`CREATE DATABASE ${SERVICE_DATABASE} OWNER ${SERVICE_USER};\n`);
     removeTree(path.join(build, "pw"));
     writeFileSync(path.join(build, "superuser-password"), password, { mode: 0o600 });
 
@@ -131,6 +135,15 @@ export async function ensureTemplate(engine: Engine, cacheRoot = defaultCacheRoo
   } finally {
     removeTree(build);
   }
+}
+
+/** The superuser password of the newest earlier revision of this version's template, if any. */
+function earlierPassword(cacheRoot: string, version: string): string | undefined {
+  for (let revision = TEMPLATE_REVISION - 1; revision > 0; revision--) {
+    const file = path.join(cacheRoot, `postgres-${version}-template-${revision}`, "superuser-password");
+    if (existsSync(file)) return readFileSync(file, "utf8");
+  }
+  return undefined;
 }
 
 function defaultCacheRoot(): string {

@@ -21,7 +21,7 @@ import {
   ENDPOINT_DOMAIN,
   POOLER_PORT,
 } from "../defaults";
-import { conflict, invalidField } from "../errors";
+import { conflict, invalidField, notFound } from "../errors";
 import {
   beginPausing,
   beginProvisioning,
@@ -30,7 +30,7 @@ import {
   beginServiceDeletion,
   checkServiceAction,
 } from "../lifecycle";
-import { serviceView } from "../views";
+import { serviceView, standbyServiceView } from "../views";
 import { checkPassword, hashPassword, newService, requestedSizes, resource, serviceHost } from "./records";
 import type { State } from "./state";
 
@@ -71,9 +71,20 @@ export class ServiceModel {
     return serviceView(service, password);
   }
 
-  /** One service. */
+  /**
+   * One service. The `vendor` dialect also reads a read replica set by its id here, as a Service
+   * whose `forked_from` names its service with `is_standby: true` (the current vendor CLI reads
+   * replica sets so); the seed's answer for such an id stays a 404.
+   */
   getService(projectId: string, serviceId: string): Service {
-    return serviceView(this.state.service(projectId, serviceId));
+    const service = this.state.project(projectId).services.find((s) => s.service_id === serviceId);
+    if (service || this.state.dialect !== "vendor")
+      return serviceView(this.state.service(projectId, serviceId));
+    for (const parent of this.state.project(projectId).services) {
+      const standby = parent.read_replica_sets.find((r) => r.id === serviceId);
+      if (standby) return standbyServiceView(parent, standby);
+    }
+    throw notFound("service", serviceId);
   }
 
   /** Deletes a service and its replica sets: DELETING, then gone. A repeat is accepted. */

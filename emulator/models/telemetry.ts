@@ -148,7 +148,8 @@ export class TelemetryModel {
    */
   metricSeries(projectId: string, serviceId: string, body: MetricSeriesRequest): MetricSeries[] {
     const service = this.state.service(projectId, serviceId);
-    const level = SERIES[body.name];
+    // Own names only: `__proto__` or `constructor` must not reach Object's own members.
+    const level = Object.hasOwn(SERIES, body.name) ? SERIES[body.name] : undefined;
     if (!level) throw invalidField("name", `no metric series ${body.name} (see metrics/available-series)`);
     if (body.fn !== undefined) throw invalidField("fn", `is not accepted for ${body.name}`);
     const from = Date.parse(body.from);

@@ -14,23 +14,42 @@ import {
   type ParsedRequestOf,
 } from "../../api/operations";
 import { openApiDocument } from "../../api/openapi";
+import { pathIdProblem } from "../../api/path-ids";
 import { API_PREFIX, OPENAPI_PATH } from "../defaults";
-import { checkPathParams, speak, type Speech } from "../dialect";
+import { speak, type Speech } from "../dialect";
+import { ApiError } from "../errors";
 import { parseBody, parseQuery } from "../validation";
 import type { RouteContext } from "./context";
 import { handlers, type Handler, type Params } from "./handlers";
 
+/** Options of {@link apiRoutes}: the context, and the longest path id taken, in characters (414 beyond). */
+export type ApiRouteOptions = RouteContext & { maxIdLength: number };
+
 /**
  * Registers every operation of the table that the context's dialect serves, and the dialect's
- * OpenAPI document at {@link OPENAPI_PATH} (a fastify plugin under {@link API_PREFIX}). Another operation's path answers 404 naming no route, as a server
- * without it would.
+ * OpenAPI document at {@link OPENAPI_PATH} (a fastify plugin under {@link API_PREFIX}). Another
+ * operation's path answers 404 naming no route, as a server without it would (a known path asked
+ * with another method: 405, methods.ts).
  */
-export async function apiRoutes(app: FastifyInstance, context: RouteContext): Promise<void> {
-  const document = openApiDocument(context.speech.dialect, API_PREFIX);
+export async function apiRoutes(app: FastifyInstance, options: ApiRouteOptions): Promise<void> {
+  const document = openApiDocument(options.speech.dialect, API_PREFIX, { maxIdLength: options.maxIdLength });
   app.get(OPENAPI_PATH, async () => document);
-  const handle = handlers(context);
-  for (const id of operationIdsOf(context.speech.dialect))
-    route(app, OPERATIONS[id], handle[id], context.speech);
+  const handle = handlers(options);
+  for (const id of operationIdsOf(options.speech.dialect))
+    route(app, OPERATIONS[id], handle[id], options.speech, options.maxIdLength);
+}
+
+/** Throws the 400 (or 414) of the first path id that breaks api/path-ids.ts's rules. */
+function checkPathIds(op: Operation, params: Params, speech: Speech, maxIdLength: number): void {
+  for (const name of op.params) {
+    const problem = pathIdProblem(name, params[name], speech.dialect, maxIdLength);
+    if (problem)
+      throw new ApiError(
+        problem.status,
+        problem.status === 414 ? "URI_TOO_LONG" : "INVALID_REQUEST",
+        problem.message,
+      );
+  }
 }
 
 /** The table's path template in fastify's syntax: `{service_id}` becomes `:service_id`. */
@@ -43,6 +62,7 @@ function route<Id extends OperationId>(
   op: Operation<Id>,
   handler: Handler<Id>,
   speech: Speech,
+  maxIdLength: number,
 ): void {
   const schema = requestSchema(op.id, speech.dialect);
   // A body whose fields are all optional may be left out altogether.
@@ -51,7 +71,7 @@ function route<Id extends OperationId>(
     method: op.method,
     url: fastifyPath(op.path),
     handler: async (request, reply) => {
-      checkPathParams(speech, request.params as Params);
+      checkPathIds(op, request.params as Params, speech, maxIdLength);
       const body = schema ? parseBody(schema, request.body, emptyIsObject) : undefined;
       const querySchema: ZodType | undefined = "query" in op ? op.query : undefined;
       const query = querySchema ? parseQuery(querySchema, request.query) : undefined;

@@ -10,7 +10,7 @@ import {
   ServiceSizeLimitsConfig,
   serviceSizeLimitsSchema,
 } from "../config";
-import { describe, isKnown, readNumber, readString, ResourceTypes } from "../resources";
+import { describe, isKnown, readNumber, readString, isKind } from "../resources";
 
 /** `mdb-allowed-regions`: services and VPCs are in one of the configured regions. */
 export const allowedRegions: ResourceValidationPolicy = {
@@ -20,7 +20,7 @@ export const allowedRegions: ResourceValidationPolicy = {
   severity: "medium",
   configSchema: allowedRegionsSchema,
   validateResource: (args, reportViolation) => {
-    if (args.type !== ResourceTypes.Service && args.type !== ResourceTypes.Vpc) {
+    if (!isKind(args.type, "Service") && !isKind(args.type, "Vpc")) {
       return;
     }
     const regionCode = readString(args.props, "regionCode");
@@ -66,7 +66,7 @@ export const serviceSizeLimits: ResourceValidationPolicy = {
   severity: "medium",
   configSchema: serviceSizeLimitsSchema,
   validateResource: (args, reportViolation) => {
-    if (args.type !== ResourceTypes.Service) {
+    if (!isKind(args.type, "Service")) {
       return;
     }
     const config = resolveConfig<ServiceSizeLimitsConfig>(serviceSizeLimitsSchema, () => args.getConfig());
@@ -86,7 +86,7 @@ export const replicaSetSizeLimits: ResourceValidationPolicy = {
   severity: "medium",
   configSchema: replicaSetSizeLimitsSchema,
   validateResource: (args, reportViolation) => {
-    if (args.type !== ResourceTypes.ReadReplicaSet) {
+    if (!isKind(args.type, "ReadReplicaSet")) {
       return;
     }
     const config = resolveConfig<ReplicaSetSizeLimitsConfig>(replicaSetSizeLimitsSchema, () =>

@@ -3,7 +3,7 @@
 import type { ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import * as ipaddr from "ipaddr.js";
 import { resolveConfig, VpcCidrConfig, vpcCidrSchema } from "../config";
-import { describe, isKnown, readString, ResourceTypes } from "../resources";
+import { describe, isKnown, readString, isKind } from "../resources";
 
 /** The private IPv4 ranges of RFC 1918. */
 export const RFC1918_RANGES: readonly string[] = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"];
@@ -59,7 +59,7 @@ export const vpcCidr: ResourceValidationPolicy = {
   severity: "high",
   configSchema: vpcCidrSchema,
   validateResource: (args, reportViolation) => {
-    if (args.type !== ResourceTypes.Vpc) {
+    if (!isKind(args.type, "Vpc")) {
       return;
     }
     const cidr = readString(args.props, "cidr");
@@ -117,7 +117,7 @@ export const vpcCidrNoOverlap: StackValidationPolicy = {
   validateStack: (args, reportViolation) => {
     const seen: { name: string; cidr: string; network: ipaddr.IPv4; prefixLength: number }[] = [];
     for (const resource of args.resources) {
-      if (resource.type !== ResourceTypes.Vpc) {
+      if (!isKind(resource.type, "Vpc")) {
         continue;
       }
       // Unknown or malformed blocks are skipped here; mdb-vpc-cidr reports the malformed ones.

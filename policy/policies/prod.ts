@@ -1,19 +1,11 @@
 // Guardrails for production services: HA replica, private networking, protection from deletion.
 
 import type { ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
-import {
-  describe,
-  readEnvironment,
-  readNumber,
-  readProp,
-  readString,
-  ResourceTypes,
-  UNKNOWN,
-} from "../resources";
+import { describe, readEnvironment, readNumber, readProp, readString, isKind, UNKNOWN } from "../resources";
 
 /** True when the resource is a Service whose environment is known to be PROD. */
 function isProdService(args: ResourceValidationArgs): boolean {
-  return args.type === ResourceTypes.Service && readEnvironment(args.props) === "PROD";
+  return isKind(args.type, "Service") && readEnvironment(args.props) === "PROD";
 }
 
 /** `mdb-prod-service-ha`: a PROD service has at least one high-availability replica. */

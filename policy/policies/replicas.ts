@@ -1,15 +1,7 @@
 // Read replica sets against the service they replicate (stack policies: they need both resources).
 
 import type { PolicyResource, ReportViolation, StackValidationPolicy } from "@pulumi/policy";
-import {
-  describe,
-  isKnown,
-  readEnvironment,
-  readNumber,
-  readString,
-  ResourceTypes,
-  UNKNOWN,
-} from "../resources";
+import { describe, isKnown, readEnvironment, readNumber, readString, isKind, UNKNOWN } from "../resources";
 
 /**
  * Finds the Service of the stack that a ReadReplicaSet replicates, or `undefined` when it cannot be
@@ -29,7 +21,7 @@ export function findReplicatedService(
   set: PolicyResource,
   resources: PolicyResource[],
 ): PolicyResource | undefined {
-  const isService = (resource: PolicyResource) => resource.type === ResourceTypes.Service;
+  const isService = (resource: PolicyResource) => isKind(resource.type, "Service");
   const serviceId = readString(set.props, "serviceId");
 
   if (isKnown(serviceId)) {
@@ -65,7 +57,7 @@ function forEachReplicaSet(
   check: (set: PolicyResource, service: PolicyResource) => void,
 ): void {
   for (const set of resources) {
-    if (set.type !== ResourceTypes.ReadReplicaSet) {
+    if (!isKind(set.type, "ReadReplicaSet")) {
       continue;
     }
     const service = findReplicatedService(set, resources);

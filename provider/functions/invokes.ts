@@ -6,8 +6,8 @@
  */
 import { isUnknownRoute } from "../client/errors";
 import type { Service as ServiceRecord, Vpc as VpcRecord } from "../client/schemas";
-import { recordOutputs } from "../kit/field-table";
-import { withoutUndefined } from "../kit/outputs";
+import { recordOutputs } from "../kit/fields/field-table";
+import { withoutUndefined } from "../kit/fields/outputs";
 import { READ_REPLICA_SET } from "../resources/read-replica-set/fields";
 import { SERVICE } from "../resources/service/fields";
 import { VPC } from "../resources/vpc/fields";

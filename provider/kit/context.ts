@@ -5,7 +5,7 @@
  */
 import type { MdbApi } from "../client/api";
 import type { ConfigSource } from "../config";
-import type { RunHolds } from "./holds";
+import type { RunHolds } from "./lifecycle/holds";
 
 /** The time, and a way to wait. */
 export interface Clock {
@@ -54,4 +54,25 @@ export interface Runtime {
   log(message: string): void;
   /** Time and sleep. */
   clock: Clock;
+  /**
+   * Aborted once the run is cancelled (Ctrl-C: the engine's Cancel reached the provider): waits
+   * end and nothing new is started. Absent: the run cannot be cancelled.
+   */
+  readonly cancellation?: AbortSignal;
+  /** Cancels the run (see {@link cancellation}); each face calls it when the engine says so. */
+  cancel?(): void;
+}
+
+/**
+ * What an adapter hands the kit with each call about one resource: which resource it is, where
+ * its progress goes, and the time limit the program set. The dynamic face reads these from its
+ * hidden inputs; the plugin from the engine's request (its URN and timeout).
+ */
+export interface CallContext {
+  /** The program's name of the resource (`db`); undefined when nothing says (states of 0.1.0). */
+  name?: string;
+  /** Reports progress of this call to the person running Pulumi. */
+  log(message: string): void;
+  /** Time limit of this create, update or delete, in ms (`customTimeouts`); absent: the default. */
+  timeoutMs?: number;
 }

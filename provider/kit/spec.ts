@@ -4,18 +4,18 @@
  * (`lifecycle.ts`); and the {@link ResourceOps} that are its own (which API calls, which
  * records), declared in `resources/<kind>/provider.ts`.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { MdbApi } from "../client/api";
 import type { MdbApiError } from "../client/errors";
-import type { Blocker } from "./blockers";
-import type { WhileInUse } from "./delete";
+import type { Blocker } from "./lifecycle/blockers";
+import type { WhileInUse } from "./lifecycle/delete";
 import type { OperationId } from "../../api/operations";
-import type { DiffFacts } from "./diff";
+import type { DiffFacts } from "./fields/diff";
 import type { Clock } from "./context";
-import { type DerivedFacts, type FieldTable, type ResourceDefinition, factsOf } from "./field-table";
-import type { IdShape, ResourceRef } from "./ids";
-import type { PlannedCall } from "./preview";
-import type { Step } from "./steps";
+import { type DerivedFacts, type FieldTable, type ResourceDefinition, factsOf } from "./fields/field-table";
+import type { IdShape, ResourceRef } from "./fields/ids";
+import type { PlannedCall } from "./preview/lines";
+import type { Step } from "./lifecycle/steps";
+import type { CheckFailure } from "./fields/check";
 
 /** Inputs or outputs as the engine passes them. */
 export type Props = Record<string, unknown>;
@@ -169,7 +169,7 @@ export interface ResourceOps<I, O, R, P extends string> {
    * checked inputs, where a value unknown during preview is the UNKNOWN marker (skip it);
    * `olds` the last checked inputs (empty before the first create). One failure per property.
    */
-  verify?(ctx: CheckContext, want: I, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
+  verify?(ctx: CheckContext, want: I, olds: Props): Promise<CheckFailure[]>;
   /** Creating it. */
   create: CreatePolicy<I, R, P>;
   /** Its calls in words, for the preview line. */

@@ -4,7 +4,7 @@
  * other file lists the kinds. A kind is stored in users' state by the serialized provider (see
  * `../pulumi-contract/provider-text.ts`): never renamed or reused.
  */
-import type { FieldTable, ResourceDefinition } from "../kit/field-table";
+import type { FieldTable, ResourceDefinition } from "../kit/fields/field-table";
 import type { ResourceOps } from "../kit/spec";
 import { READ_REPLICA_SET } from "./read-replica-set/fields";
 import { OPS as READ_REPLICA_SET_OPS } from "./read-replica-set/provider";

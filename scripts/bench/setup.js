@@ -154,7 +154,7 @@ class Emulator {
  */
 function packageShapes(nodeModules) {
   const dist = path.join(nodeModules, "pulumi-managed-db", "dist", "provider");
-  const { registration } = require(path.join(dist, "kit", "register"));
+  const { registration } = require(path.join(dist, "adapters", "dynamic", "register"));
   const { specOf } = require(path.join(dist, "kit", "spec"));
   const { REGISTRY } = require(path.join(dist, "resources", "registry"));
   const shapes = {};

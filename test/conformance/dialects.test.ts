@@ -94,6 +94,28 @@ describe.each(DIALECT_CASES)("%s dialect", (dialect: Dialect) => {
     else expect(response.text).toBe("");
   });
 
+  it("GET /services/{replica set id}: the set as a standby Service (vendor), 404 (seed)", async () => {
+    const calls = serviceCalls(() => emu);
+    const service = await calls.createReadyService();
+    const created = await emu.api<{ id: string }>("POST", calls.path(service.service_id, "replicaSets"), {
+      name: "reader",
+      nodes: 1,
+      cpu_millis: 500,
+      memory_gbs: 2,
+    });
+    const response = await emu.api<Service>("GET", calls.path(created.body.id));
+    if (dialect === "seed") {
+      expect(response.status).toBe(404);
+    } else {
+      expect(response.status).toBe(200);
+      expect(response.body.forked_from).toEqual({
+        project_id: emu.credentials.projectId,
+        service_id: service.service_id,
+        is_standby: true,
+      });
+    }
+  });
+
   describe("Rename a Service (the vendor's addition, in both dialects)", () => {
     it("200 with the service renamed in place: same id, same endpoint, same password", async () => {
       const { createReadyService, path, getService } = serviceCalls(() => emu);
@@ -338,7 +360,9 @@ describe("vendor dialect", () => {
       const service = await calls.createReadyService();
       const path = calls.path(service.service_id, "metrics/series");
       const window = { from: "2026-01-01T00:00:00Z", to: "2026-01-01T01:00:00Z" };
-      expectInvalid(await emu.api("POST", path, { name: "nope", ...window }), "name");
+      // Names of Object's own members are unknown series too, not a server error.
+      for (const name of ["nope", "__proto__", "constructor", "toString"])
+        expectInvalid(await emu.api("POST", path, { name, ...window }), "name");
       expectInvalid(
         await emu.api("POST", path, { name: "timescale_cloud_database_qps", fn: "AVG", ...window }),
         "fn",

@@ -198,7 +198,7 @@ describe("malformed requests: a 4xx with {code, message}, and the emulator serve
     "a form": /^\(body\): content type application\/x-www-form-urlencoded is not supported/,
     "a body without a content type": /^\(body\): content type none is not supported/,
     "JSON in UTF-16": /^\(body\): charset utf-16 is not supported/,
-    "an id of 101 characters": /^\(path\): a path parameter is longer than 100 characters$/,
+    "an id of 101 characters": /^\(path\): service_id is longer than 100 characters$/,
     "bad percent-encoding": /^\(path\): not a valid URL/,
     "headers over 16 KiB": /exceed 16384 bytes$/,
   };

@@ -11,8 +11,14 @@
  * - `tiger auth logout` with OAuth: POST /auth/logout with `{"refresh_token": ...}` (or `{}`).
  * - renameService: the CLI has no command yet; its generated client POSTs `{"name"}` and reads a
  *   Service from the 200.
+ * - `tiger db connect|psql|connection-string|test-connection|create role|schema`, `tiger service
+ *   get|update-password` and the MCP database tools, given a read replica set id: GET
+ *   /services/{replica set id}; a Service whose `forked_from.is_standby` is true is a replica
+ *   (IsReadReplica), `forked_from.service_id` names the primary whose password it uses, `endpoint`
+ *   (or `connection_pooler.endpoint` with `--pooled`) is where it connects, and `status` READY
+ *   lets `db schema` in.
  */
-import type { Service } from "../../api/schemas";
+import type { ReadReplicaSet, Service } from "../../api/schemas";
 import { LOG_INTERVAL_MS, LOG_PAGE_SIZE } from "../../emulator/models/telemetry";
 import type { TestEmulator } from "../helpers/emulator";
 import { startConformanceEmulator } from "./helpers";
@@ -137,5 +143,47 @@ describe("renameService, as the generated client sends it", () => {
     );
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ service_id: service.service_id, name: "cli-db-renamed" });
+  });
+});
+
+describe("a read replica set id where a service id goes (GET /services/{id})", () => {
+  it("a Service with the replica's endpoint and pooler, forked_from its primary with is_standby, READY once active", async () => {
+    const servicePath = `${emu.projectPath}/services/${service.service_id}`;
+    const created = await emu.api<{ id: string }>("POST", `${servicePath}/replicaSets`, {
+      name: "cli-reader",
+      nodes: 1,
+      cpu_millis: 500,
+      memory_gbs: 2,
+    });
+    expect(created.status).toBe(202);
+    const asService = () => emu.api<Service>("GET", `${emu.projectPath}/services/${created.body.id}`);
+    expect((await asService()).body.status).toBe("QUEUED");
+    now += 60_000;
+    const rsPath = `${servicePath}/replicaSets/${created.body.id}`;
+    expect((await emu.api("POST", `${rsPath}/enablePooler`)).status).toBe(200);
+    const [set] = (await emu.api<ReadReplicaSet[]>("GET", `${servicePath}/replicaSets`)).body;
+    const replica = await asService();
+    expect(replica.status).toBe(200);
+    expect(replica.body).toMatchObject({
+      service_id: created.body.id,
+      name: "cli-reader",
+      status: "READY",
+      endpoint: set.endpoint,
+      connection_pooler: { endpoint: set.connection_pooler!.endpoint },
+      forked_from: {
+        project_id: emu.credentials.projectId,
+        service_id: service.service_id,
+        is_standby: true,
+      },
+    });
+    // The primary itself reads as no replica.
+    const primary = await emu.api<Service>("GET", servicePath);
+    expect(primary.body.forked_from?.is_standby).not.toBe(true);
+  });
+
+  it("an id that is neither a service nor a replica set: 404 naming it", async () => {
+    const response = await emu.api("GET", `${emu.projectPath}/services/nothing-here`);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ code: "NOT_FOUND", message: "service nothing-here not found" });
   });
 });

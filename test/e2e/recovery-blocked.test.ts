@@ -5,7 +5,7 @@
  * being deleted, the next destroy finishes: it waits for a blocker as long as it is being deleted.
  */
 import { EmulatorProcess, Workspace } from "./workspace";
-import { BLOCKED_GRACE_MS } from "../../provider/kit/blockers";
+import { BLOCKED_GRACE_MS } from "../../provider/kit/lifecycle/blockers";
 import {
   RECOVERY_PROGRAM,
   expectConverged,

@@ -3,7 +3,8 @@
  * lines go to a mock the test reads, and its settings come from the environment, so a test
  * never resets or mocks the process's module state.
  */
-import { type ProviderImpl, resourceProvider } from "../../provider/kit/lifecycle";
+import { type ProviderImpl, dynamicProvider } from "../../provider/adapters/dynamic/provider";
+import { resourceProvider } from "../../provider/kit/lifecycle/provider";
 import { REGISTRY, type ResourceKind } from "../../provider/resources/registry";
 import { ConfigRuntime } from "../../provider/runtime";
 
@@ -15,5 +16,5 @@ export function testRuntime(log: (message: string) => void = jest.fn()): ConfigR
 /** The provider of `kind`, as the host makes it, with `runtime`. */
 export function providerWith(kind: ResourceKind, runtime: ConfigRuntime): ProviderImpl {
   const entry = REGISTRY[kind];
-  return resourceProvider(entry.definition, entry.ops as never, runtime);
+  return dynamicProvider(resourceProvider(entry.definition, entry.ops as never, runtime), runtime);
 }

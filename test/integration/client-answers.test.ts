@@ -7,7 +7,7 @@
 import * as http from "http";
 import type { AddressInfo } from "net";
 import { MdbApi } from "../../provider/client/api";
-import { recordOutputs } from "../../provider/kit/field-table";
+import { recordOutputs } from "../../provider/kit/fields/field-table";
 import { SERVICE } from "../../provider/resources/service/fields";
 
 const VPC = { id: "1234567890", name: "core", cidr: "10.0.0.0/16", region_code: "us-east-1" };

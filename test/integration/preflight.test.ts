@@ -9,7 +9,7 @@ import * as http from "http";
 import type { AddressInfo } from "net";
 import { startTestEmulator, type TestEmulator } from "../helpers/emulator";
 import { PROVIDERS } from "../../provider/host";
-import { UNKNOWN } from "../../provider/kit/check";
+import { UNKNOWN } from "../../provider/kit/fields/check";
 import { configureRuntime } from "../../provider/runtime";
 import { describeCall, errorOf, pointProviderAt, recordCalls } from "../helpers/provider";
 

@@ -4,7 +4,7 @@
  * even when the API goes away (I1), and a run never deletes a record another of its resources
  * holds (I2). Each "run" is a runtime of its own, configured as the provider host configures it.
  */
-import { RESOURCE_NAME_INPUT } from "../../provider/kit/hidden";
+import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
 import type { ResourceKind } from "../../provider/resources/registry";
 import type { TestEmulator } from "../helpers/emulator";
 import {

@@ -5,7 +5,7 @@
  * error. Delete, out-of-band deletes and create-once shared by every resource:
  * resources-shared.test.ts.
  */
-import { CREATE_ATTEMPTS } from "../../provider/kit/create";
+import { CREATE_ATTEMPTS } from "../../provider/kit/lifecycle/create";
 import { configureRuntime } from "../../provider/runtime";
 import { randomFaults, type TestEmulator } from "../helpers/emulator";
 import {

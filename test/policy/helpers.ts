@@ -46,6 +46,20 @@ export const T = {
   VpcPeering: "pulumi-nodejs:dynamic/mdb:VpcPeering",
 };
 
+/** The native plugin's type tokens of the same resources. */
+export const N = {
+  Service: "mdb:index:Service",
+  ReadReplicaSet: "mdb:index:ReadReplicaSet",
+  Vpc: "mdb:index:Vpc",
+  VpcPeering: "mdb:index:VpcPeering",
+};
+
+/** Both faces, for `describe.each`: the pack judges the dynamic classes and the native types alike. */
+export const FACES: Array<[string, typeof T]> = [
+  ["dynamic classes", T],
+  ["native types", N],
+];
+
 /** URN of a resource of this test stack. */
 export function urnOf(type: string, name: string): string {
   return `urn:pulumi:dev::infra::${type}::${name}`;

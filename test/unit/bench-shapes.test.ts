@@ -22,7 +22,7 @@ const root = path.resolve(__dirname, "..", "..");
 let nodeModules: string;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(root, "dist", "provider", "kit", "register.js"))) {
+  if (!fs.existsSync(path.join(root, "dist", "provider", "adapters", "dynamic", "register.js"))) {
     throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
   }
   nodeModules = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-shapes-"));

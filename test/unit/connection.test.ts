@@ -3,7 +3,7 @@
  * port and database whatever characters they hold; the libpq environment; and which URIs a
  * service shows (pooler only while on, VPC only while attached, none without a known password).
  */
-import { pgEnvOf, postgresUri } from "../../provider/kit/connection";
+import { pgEnvOf, postgresUri } from "../../provider/kit/fields/connection";
 import { serviceConnection } from "../../provider/resources/service/connection";
 
 const TARGET = {

@@ -9,11 +9,12 @@
 import { z } from "zod";
 import type { MdbApi } from "../../provider/client/api";
 import { REAL_CLOCK, type Runtime } from "../../provider/kit/context";
-import { type ResourceDefinition, rowsOf } from "../../provider/kit/field-table";
-import { resourceProvider } from "../../provider/kit/lifecycle";
-import { registration } from "../../provider/kit/register";
-import { PROJECT_ID_ROW } from "../../provider/kit/rows";
-import { resourceName } from "../../provider/kit/rules";
+import { type ResourceDefinition, rowsOf } from "../../provider/kit/fields/field-table";
+import { resourceProvider } from "../../provider/kit/lifecycle/provider";
+import { dynamicProvider } from "../../provider/adapters/dynamic/provider";
+import { registration } from "../../provider/adapters/dynamic/register";
+import { PROJECT_ID_ROW } from "../../provider/kit/fields/rows";
+import { resourceName } from "../../provider/kit/fields/rules";
 import { type ResourceOps, specOf } from "../../provider/kit/spec";
 
 /** The widget's record, as its (stub) API returns it. */
@@ -129,7 +130,7 @@ const runtime: Runtime = {
 
 /** The registry entry, and the provider the host would make of it. */
 const entry = { definition: WIDGET, ops: OPS };
-const provider = resourceProvider(entry.definition, entry.ops as never, runtime);
+const provider = dynamicProvider(resourceProvider(entry.definition, entry.ops as never, runtime), runtime);
 
 beforeEach(() => {
   records.clear();

@@ -3,9 +3,9 @@
  * will make, in the order `up` makes them, what they do to the database, why a replacement
  * happens, and nothing secret. Printed by the providers' own `diff`, as the engine calls it.
  */
-import { UNKNOWN } from "../../provider/kit/check";
-import { RESOURCE_NAME_INPUT } from "../../provider/kit/hidden";
-import { effectsOf } from "../../provider/kit/preview";
+import { UNKNOWN } from "../../provider/kit/fields/check";
+import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
+import { effectsOf } from "../../provider/kit/preview/lines";
 import type { ResourceKind } from "../../provider/resources/registry";
 import { providerWith, testRuntime } from "../helpers/runtime";
 

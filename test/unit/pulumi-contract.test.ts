@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
+import * as sentinels from "../../provider/pulumi-contract/sentinels";
 
 const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
 
@@ -97,5 +98,16 @@ describe("debug-stacks.ts: Pulumi formats a stack for each property promise, in 
     const debug = seen.filter(([fn]) => fn === "debuggablePromise");
     expect(debug.length).toBeGreaterThan(3);
     for (const [, file] of debug) expect(file).toMatch(/runtime[\\/]debuggable\.js$/);
+  });
+});
+
+describe("sentinels.ts: the wire's words for unknowns, secrets, resources and outputs", () => {
+  it("are the installed SDK's constants", () => {
+    const rpc = require("@pulumi/pulumi/runtime/rpc") as Record<string, string>;
+    expect(sentinels.UNKNOWN).toBe(pulumiModule.runtime.unknownValue);
+    expect(sentinels.SIG_KEY).toBe(rpc.specialSigKey);
+    expect(sentinels.SECRET_SIG).toBe(rpc.specialSecretSig);
+    expect(sentinels.RESOURCE_SIG).toBe(rpc.specialResourceSig);
+    expect(sentinels.OUTPUT_SIG).toBe(rpc.specialOutputValueSig);
   });
 });

@@ -5,9 +5,9 @@
  */
 import { MdbApiError } from "../../provider/client/errors";
 import { InvalidConfigError, resolveAdoptExisting } from "../../provider/config";
-import { BLOCKED_GRACE_MS, judgeBlocked } from "../../provider/kit/blockers";
-import { createOnce } from "../../provider/kit/create";
-import { deleteAndWaitGone } from "../../provider/kit/delete";
+import { BLOCKED_GRACE_MS, judgeBlocked } from "../../provider/kit/lifecycle/blockers";
+import { createOnce } from "../../provider/kit/lifecycle/create";
+import { deleteAndWaitGone } from "../../provider/kit/lifecycle/delete";
 import type { CreatePolicy, OpContext } from "../../provider/kit/spec";
 import { configureRuntime, getApi } from "../../provider/runtime";
 import { REAL_CLOCK } from "../../provider/kit/context";

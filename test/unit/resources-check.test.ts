@@ -9,9 +9,9 @@
 import { CPU_MILLIS, MEMORY_GBS, REPLICA_SET_NODES } from "../../api/limits";
 import { configProblems } from "../../provider/config";
 import { PROVIDERS } from "../../provider/host";
-import { inputNames } from "../../provider/kit/check";
+import { inputNames } from "../../provider/kit/fields/check";
 import { type ResourceSpec, specOf } from "../../provider/kit/spec";
-import { closest } from "../../provider/kit/suggest";
+import { closest } from "../../provider/kit/messages/suggest";
 import { REGISTRY, type ResourceKind } from "../../provider/resources/registry";
 
 type Props = Record<string, unknown>;

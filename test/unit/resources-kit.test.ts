@@ -3,12 +3,15 @@
  * delete-and-wait-gone, and the state the hidden inputs carry.
  */
 import { MdbApiError } from "../../provider/client/errors";
-import { CREATE_ATTEMPTS, createOnce } from "../../provider/kit/create";
-import { deleteAndWaitGone } from "../../provider/kit/delete";
-import { PROJECT_INPUT, TIMEOUTS_INPUT, stateOf } from "../../provider/kit/hidden";
-import { inputsOf } from "../../provider/kit/outputs";
+import { CREATE_ATTEMPTS, createOnce } from "../../provider/kit/lifecycle/create";
+import { deleteAndWaitGone } from "../../provider/kit/lifecycle/delete";
+import { PROJECT_INPUT, stateOf } from "../../provider/kit/hidden";
+import { TIMEOUTS_INPUT } from "../../provider/adapters/dynamic/hidden";
+import { timeoutsInput } from "../../provider/adapters/dynamic/options";
+import { timeoutsIn } from "../../provider/adapters/dynamic/provider";
+import { inputsOf } from "../../provider/kit/fields/outputs";
 import type { CreatePolicy, OpContext } from "../../provider/kit/spec";
-import { DEFAULT_TIMEOUTS, parseDuration, timeoutsInput, timeoutsOf } from "../../provider/kit/timeouts";
+import { DEFAULT_TIMEOUTS, limitOf, parseDuration } from "../../provider/kit/lifecycle/timeouts";
 import {
   DEFAULT_POLL,
   TRANSIENT_LOOK_FAILURES,
@@ -16,7 +19,7 @@ import {
   formatDuration,
   pollDelay,
   waitFor,
-} from "../../provider/kit/wait";
+} from "../../provider/kit/lifecycle/wait";
 import { REAL_CLOCK } from "../../provider/kit/context";
 
 /** Where the kit's progress lines go in these tests (handed to it, as the runtime would). */
@@ -53,7 +56,11 @@ describe("timeouts", () => {
   it("forwards customTimeouts as milliseconds and falls back to the defaults", () => {
     const input = timeoutsInput({ create: "2m", delete: "bad" });
     expect(input).toEqual({ create: 120_000 });
-    expect(timeoutsOf({ [TIMEOUTS_INPUT]: input })).toEqual({ ...DEFAULT_TIMEOUTS, create: 120_000 });
+    const call = { timeoutMs: timeoutsIn({ [TIMEOUTS_INPUT]: input }).create };
+    expect(limitOf(call, "create")).toBe(120_000);
+    expect(limitOf({ timeoutMs: timeoutsIn({ [TIMEOUTS_INPUT]: input }).delete }, "delete")).toBe(
+      DEFAULT_TIMEOUTS.delete,
+    );
   });
 
   it.each([
@@ -317,18 +324,17 @@ describe("deleteAndWaitGone", () => {
 });
 
 describe("state carried in outputs", () => {
-  it("keeps the timeouts and the program's project input, and drops undefined members", () => {
-    const inputs = { projectId: "mine", [TIMEOUTS_INPUT]: { delete: 5 } };
+  it("keeps the program's project input, and drops undefined members", () => {
+    const inputs = { projectId: "mine" };
     expect(stateOf({ a: 1, b: undefined, c: { d: undefined } }, inputs)).toEqual({
       a: 1,
       c: {},
-      [TIMEOUTS_INPUT]: { delete: 5 },
       [PROJECT_INPUT]: "mine",
     });
   });
 
   it("on refresh, never takes the resolved project of old outputs for the program's input", () => {
-    const olds = { projectId: "resolved", [TIMEOUTS_INPUT]: {} };
+    const olds = { projectId: "resolved" };
     const refreshed = stateOf({ projectId: "resolved" }, olds, "outputs");
     expect(refreshed).not.toHaveProperty(PROJECT_INPUT);
     expect(

@@ -8,9 +8,9 @@ import type {
   ReadReplicaSet as ReplicaSetRecord,
   Service as ServiceRecord,
 } from "../../provider/client/schemas";
-import { PartialFailure } from "../../provider/kit/partial";
-import { readOutputs } from "../../provider/kit/field-table";
-import type { Step } from "../../provider/kit/steps";
+import { PartialFailure } from "../../provider/kit/lifecycle/partial";
+import { readOutputs } from "../../provider/kit/fields/field-table";
+import type { Step } from "../../provider/kit/lifecycle/steps";
 import {
   READ_REPLICA_SET,
   type ReadReplicaSetInputs,

@@ -7,9 +7,9 @@
  * in its own `resources-<name>.test.ts`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { UNKNOWN } from "../../provider/kit/check";
-import { parseResourceId } from "../../provider/kit/ids";
-import type { ProviderImpl } from "../../provider/kit/lifecycle";
+import { UNKNOWN } from "../../provider/kit/fields/check";
+import { parseResourceId } from "../../provider/kit/fields/ids";
+import type { ProviderImpl } from "../../provider/adapters/dynamic/provider";
 import { type ResourceSpec, specOf } from "../../provider/kit/spec";
 import { PROVIDERS } from "../../provider/host";
 import { READ_REPLICA_SET } from "../../provider/resources/read-replica-set/fields";

@@ -5,8 +5,8 @@
 import { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
 import type { VpcPeering as PeeringRecord } from "../../provider/client/schemas";
-import { PartialFailure } from "../../provider/kit/partial";
-import { readOutputs } from "../../provider/kit/field-table";
+import { PartialFailure } from "../../provider/kit/lifecycle/partial";
+import { readOutputs } from "../../provider/kit/fields/field-table";
 import { VPC_PEERING, type VpcPeeringOutputs } from "../../provider/resources/vpc-peering/fields";
 import { providerWith, testRuntime } from "../helpers/runtime";
 

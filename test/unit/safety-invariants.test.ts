@@ -6,12 +6,14 @@
  */
 import type { MdbApi } from "../../provider/client/api";
 import { MdbApiError } from "../../provider/client/errors";
-import { UNKNOWN } from "../../provider/kit/check";
-import { diffByRules } from "../../provider/kit/diff";
-import { API_WORDS_OUTPUT, RESOURCE_NAME_INPUT } from "../../provider/kit/hidden";
-import { RunHolds } from "../../provider/kit/holds";
-import { resourceProvider } from "../../provider/kit/lifecycle";
-import { PartialFailure, withPartialState } from "../../provider/kit/partial";
+import { UNKNOWN } from "../../provider/kit/fields/check";
+import { diffByRules } from "../../provider/kit/fields/diff";
+import { API_WORDS_OUTPUT } from "../../provider/kit/hidden";
+import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
+import { RunHolds } from "../../provider/kit/lifecycle/holds";
+import { resourceProvider } from "../../provider/kit/lifecycle/provider";
+import { dynamicProvider } from "../../provider/adapters/dynamic/provider";
+import { PartialFailure, withPartialState } from "../../provider/kit/lifecycle/partial";
 import { REGISTRY } from "../../provider/resources/registry";
 import { ConfigRuntime } from "../../provider/runtime";
 import { providerWith, testRuntime } from "../helpers/runtime";
@@ -52,7 +54,7 @@ const SERVICE_INPUTS = {
 
 describe("I1: a partial failure is never recorded empty", () => {
   const failWith = (error: unknown, observe: () => Promise<Record<string, unknown> | undefined>) =>
-    withPartialState("svc1", { __provider: "p" }, () => Promise.reject(error), {
+    withPartialState("svc1", () => Promise.reject(error), {
       observe,
       known: () => ({ name: "orders-db", serviceType: "POSTGRES" }),
     }).catch((e: unknown) => e as PartialFailure);
@@ -62,11 +64,11 @@ describe("I1: a partial failure is never recorded empty", () => {
       name: "orders-db",
       status: "READY",
     }));
-    expect(seen.properties).toEqual({ name: "orders-db", status: "READY", __provider: "p" });
+    expect(seen.properties).toEqual({ name: "orders-db", status: "READY" });
     const gone = await failWith(new Error("wait failed"), async () => undefined);
-    expect(gone.properties).toEqual({ name: "orders-db", serviceType: "POSTGRES", __provider: "p" });
+    expect(gone.properties).toEqual({ name: "orders-db", serviceType: "POSTGRES" });
     const away = await failWith(new Error("wait failed"), () => Promise.reject(new Error("NETWORK_ERROR")));
-    expect(away.properties).toEqual({ name: "orders-db", serviceType: "POSTGRES", __provider: "p" });
+    expect(away.properties).toEqual({ name: "orders-db", serviceType: "POSTGRES" });
   });
 
   it("does not ask an API it could not reach (its retries would only delay the error)", async () => {
@@ -260,7 +262,10 @@ describe("I6: words the provider does not know never replace", () => {
       adoptExisting: false,
     } as never);
     const entry = REGISTRY.service;
-    const services = resourceProvider(entry.definition, entry.ops as never, runtime);
+    const services = dynamicProvider(
+      resourceProvider(entry.definition, entry.ops as never, runtime),
+      runtime,
+    );
 
     it("the refreshed state says POSTGRES, with the API's word beside it", async () => {
       const read = await services.read("svc1", SERVICE_STATE);

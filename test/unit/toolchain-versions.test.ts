@@ -1,6 +1,7 @@
 /**
- * The versions the toolchain is pinned at agree: the Pulumi CLI and language host that
- * scripts/ensure-pulumi builds from tools/ are the locked @pulumi/pulumi release, and the Node.js
+ * The versions the toolchain is pinned at agree: the Pulumi CLI, Node.js language host and sdkgen
+ * that scripts/ensure-pulumi builds from tools/ are the locked @pulumi/pulumi release (the YAML
+ * language host is pulumi-yaml's, on the Pulumi release pulumi-yaml requires), and the Node.js
  * releases package.json's engines names are the ones CI runs the tests on.
  */
 
@@ -19,8 +20,22 @@ describe("the Pulumi version pinned in tools/", () => {
     expect(pulumiPins("tools/pulumi/go.mod")).toEqual({ "pkg/v3": locked, "sdk/v3": locked });
   });
 
-  it("is the locked @pulumi/pulumi for the Node.js language host (sdk/v3)", () => {
-    expect(pulumiPins("tools/pulumi-language-nodejs/go.mod")).toEqual({ "sdk/v3": locked });
+  it.each(["pulumi-language-nodejs", "sdkgen"])(
+    "is the locked @pulumi/pulumi for tools/%s (pkg/v3 and sdk/v3: the SDK generators)",
+    (module) => {
+      expect(pulumiPins(`tools/${module}/go.mod`)).toEqual({ "pkg/v3": locked, "sdk/v3": locked });
+    },
+  );
+
+  it("is pulumi-yaml's own for the YAML language host: one release, not newer than the locked one", () => {
+    const goMod = read("tools/pulumi-language-yaml/go.mod");
+    expect(goMod).toMatch(/^tool github\.com\/pulumi\/pulumi-yaml\/cmd\/pulumi-language-yaml$/m);
+    expect(goMod).toMatch(/^require github\.com\/pulumi\/pulumi-yaml v\d+\.\d+\.\d+ \/\/ indirect$/m);
+    const pins = pulumiPins("tools/pulumi-language-yaml/go.mod");
+    expect(pins["sdk/v3"]).toBe(pins["pkg/v3"]);
+    const [yaml, cli] = [pins["sdk/v3"], locked].map((v) => v.split(".").map(Number));
+    expect(yaml[0]).toBe(cli[0]);
+    expect(yaml[1] * 1e6 + yaml[2]).toBeLessThanOrEqual(cli[1] * 1e6 + cli[2]);
   });
 });
 

@@ -8,8 +8,11 @@
 // `node`, with the arguments and environment they expect.
 //
 // It implements what running those needs (Run, RunPlugin, InstallDependencies, GetPluginInfo) and
-// reports no required plugins; code generation, `pulumi about` details and the like are left
-// unimplemented, which the CLI tolerates.
+// reports no required plugins. For local packages (`pulumi package add`, `pulumi package gen-sdk
+// --language nodejs`, `pulumi install` of a project's `packages:`) it generates SDKs with Pulumi's
+// own Node.js generator and links them into package.json (GeneratePackage, Link: sdk.go). Program
+// generation (`pulumi convert`), Pack, `pulumi about` details and the like are left unimplemented,
+// which the CLI tolerates.
 package main
 
 import (

@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
-import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
-import { type EndpointOutput, endpointOf } from "../../kit/outputs";
-import { DATABASE_NAME_ROW, PROJECT_ID_ROW, USERNAME_ROW } from "../../kit/rows";
+import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
+import { type EndpointOutput, endpointOf } from "../../kit/fields/outputs";
+import { DATABASE_NAME_ROW, PROJECT_ID_ROW, USERNAME_ROW } from "../../kit/fields/rows";
 import {
   cpuMillisField,
   environmentField,
@@ -17,7 +17,7 @@ import {
   nodesField,
   nonEmpty,
   resourceName,
-} from "../../kit/rules";
+} from "../../kit/fields/rules";
 
 const { input, name, output, setting } = rowsOf<ReplicaSetRecord>();
 

@@ -5,11 +5,11 @@
  */
 import type { MdbApi } from "../../client/api";
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
-import { unlessGone } from "../../kit/delete";
-import type { ResourceRef } from "../../kit/ids";
+import { unlessGone } from "../../kit/lifecycle/delete";
+import type { ResourceRef } from "../../kit/fields/ids";
 import type { OpContext } from "../../kit/spec";
-import type { Step } from "../../kit/steps";
-import { PollVerdict, judgeUntil, waitUntil } from "../../kit/wait";
+import type { Step } from "../../kit/lifecycle/steps";
+import { PollVerdict, judgeUntil, waitUntil } from "../../kit/lifecycle/wait";
 import type { ReadReplicaSetInputs, ReadReplicaSetOutputs } from "./fields";
 
 /** Where a set lives. */

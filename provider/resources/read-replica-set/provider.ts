@@ -4,9 +4,9 @@
  * create call cannot carry (pooler, environment) by its update plan.
  */
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
-import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/connection";
+import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/fields/connection";
 import type { CallWords, OpContext, ResourceOps } from "../../kit/spec";
-import { PollVerdict, waitUntil } from "../../kit/wait";
+import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 

@@ -9,7 +9,7 @@ import {
   pgEnvOf,
   postgresUri,
   targetAt,
-} from "../../kit/connection";
+} from "../../kit/fields/connection";
 import type { ServiceOutputs } from "./fields";
 
 /**

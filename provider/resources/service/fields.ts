@@ -17,10 +17,15 @@ import {
   sameServiceType,
 } from "../../client/schemas";
 import { isPausedRecord, vpcEndpointOf, vpcIdOf } from "../../client/readings";
-import type { PgEnv } from "../../kit/connection";
-import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
-import { type EndpointOutput, endpointOf } from "../../kit/outputs";
-import { DATABASE_NAME_ROW, DELETION_PROTECTION_ROW, PROJECT_ID_ROW, USERNAME_ROW } from "../../kit/rows";
+import type { PgEnv } from "../../kit/fields/connection";
+import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
+import { type EndpointOutput, endpointOf } from "../../kit/fields/outputs";
+import {
+  DATABASE_NAME_ROW,
+  DELETION_PROTECTION_ROW,
+  PROJECT_ID_ROW,
+  USERNAME_ROW,
+} from "../../kit/fields/rows";
 import {
   cpuMillisField,
   environmentField,
@@ -31,7 +36,7 @@ import {
   passwordField,
   resourceName,
   sizeOrShared,
-} from "../../kit/rules";
+} from "../../kit/fields/rules";
 
 const { input, name, output, setting } = rowsOf<ServiceRecord>();
 

@@ -10,7 +10,7 @@
  * its dependents already gone) for a name, and making a duplicate breaks every lookup by name.
  */
 import { NAME_LENGTH, type Service as ServiceRecord } from "../../client/schemas";
-import { unlessGone } from "../../kit/delete";
+import { unlessGone } from "../../kit/lifecycle/delete";
 import type { OpContext, Props } from "../../kit/spec";
 import type { FinalForkOptions } from "./fields";
 import { waitForService } from "./plan";

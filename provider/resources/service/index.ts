@@ -6,12 +6,12 @@
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import type * as pulumi from "@pulumi/pulumi";
-import type { ArgsOf } from "../../kit/field-table";
-import { resourceClass } from "../../kit/register";
+import type { ArgsOf } from "../../adapters/dynamic/args";
+import { resourceClass } from "../../adapters/dynamic/register";
 import { SERVICE, type SERVICE_FIELDS, type ForkFrom } from "./fields";
 
 export type { FinalForkOptions, ResourceOutput } from "./fields";
-export type { EndpointOutput } from "../../kit/outputs";
+export type { EndpointOutput } from "../../kit/fields/outputs";
 
 /** The provider of 0.1.0 stacks (see above). */
 export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(SERVICE.kind));

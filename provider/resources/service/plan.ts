@@ -7,8 +7,8 @@ import { isUnknownRoute } from "../../client/errors";
 import { vpcIdOf } from "../../client/readings";
 import { SHARED, type Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
-import type { Step } from "../../kit/steps";
-import { PollVerdict, judgeUntil, waitUntil } from "../../kit/wait";
+import type { Step } from "../../kit/lifecycle/steps";
+import { PollVerdict, judgeUntil, waitUntil } from "../../kit/lifecycle/wait";
 import type { ServiceInputs, ServiceOutputs } from "./fields";
 
 /** A settled status to wait for. */

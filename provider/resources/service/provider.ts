@@ -11,8 +11,8 @@ import {
   canonicalServiceType,
   sameServiceType,
 } from "../../client/schemas";
-import { unlessGone } from "../../kit/delete";
-import type { PlannedCall } from "../../kit/preview";
+import { unlessGone } from "../../kit/lifecycle/delete";
+import type { PlannedCall } from "../../kit/preview/lines";
 import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { serviceConnection } from "./connection";
 import { finalForkName, finalForkOptions, takeFinalFork } from "./final-fork";

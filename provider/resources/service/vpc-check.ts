@@ -5,8 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MdbApi } from "../../client/api";
-import { unlessGone } from "../../kit/delete";
-import { isUnknown } from "../../kit/check";
+import { unlessGone } from "../../kit/lifecycle/delete";
+import { isUnknown } from "../../kit/fields/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
 import type { ServiceInputs } from "./fields";
 

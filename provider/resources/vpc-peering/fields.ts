@@ -5,9 +5,9 @@
  * next `pulumi up` replaces it with a new attempt.
  */
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
-import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
-import { PROJECT_ID_ROW } from "../../kit/rows";
-import { nonEmpty } from "../../kit/rules";
+import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
+import { PROJECT_ID_ROW } from "../../kit/fields/rows";
+import { nonEmpty } from "../../kit/fields/rules";
 
 const { input, output } = rowsOf<PeeringRecord>();
 

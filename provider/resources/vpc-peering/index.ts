@@ -5,8 +5,8 @@
  * `dist/provider/resources/vpc-peering`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ArgsOf } from "../../kit/field-table";
-import { resourceClass } from "../../kit/register";
+import type { ArgsOf } from "../../adapters/dynamic/args";
+import { resourceClass } from "../../adapters/dynamic/register";
 import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */

@@ -3,9 +3,9 @@
  * active, and its identity (the peer: it has no name).
  */
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
-import { unlessGone } from "../../kit/delete";
+import { unlessGone } from "../../kit/lifecycle/delete";
 import type { ResourceOps } from "../../kit/spec";
-import { PollVerdict, waitUntil } from "../../kit/wait";
+import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
 import { type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
 import { planVpcPeering } from "./plan";
 

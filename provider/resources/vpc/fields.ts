@@ -6,9 +6,9 @@
 import * as ipaddr from "ipaddr.js";
 import { z } from "zod";
 import type { Vpc as VpcRecord } from "../../client/schemas";
-import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/field-table";
-import { DELETION_PROTECTION_ROW, PROJECT_ID_ROW } from "../../kit/rows";
-import { nonEmpty, resourceName } from "../../kit/rules";
+import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
+import { DELETION_PROTECTION_ROW, PROJECT_ID_ROW } from "../../kit/fields/rows";
+import { nonEmpty, resourceName } from "../../kit/fields/rules";
 
 const { input, name, output } = rowsOf<VpcRecord>();
 

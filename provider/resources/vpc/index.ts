@@ -5,8 +5,8 @@
  * `dist/provider/resources/vpc`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import { type ArgsOf } from "../../kit/field-table";
-import { resourceClass } from "../../kit/register";
+import type { ArgsOf } from "../../adapters/dynamic/args";
+import { resourceClass } from "../../adapters/dynamic/register";
 import { VPC, type VPC_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */

@@ -1,0 +1,71 @@
+/**
+ * Whether a create takes over an existing record of the same identity instead of making a
+ * second one. A killed `pulumi up` leaves records the stack does not hold; the next run must
+ * find them without anyone looking up ids (docs/recovery.md). A record is adopted when:
+ *
+ * - the class generated the name: it encodes project, stack and resource, so the record can
+ *   only be this resource's own (automatic, as before);
+ * - `mdb:adoptExisting` / `MDB_ADOPT_EXISTING` is true: for a name the program chose, or a
+ *   peering (which has no name), the user vouches that matching records are the stack's.
+ *
+ * Otherwise it is refused with the import option and the switch as advice. Each adoption is
+ * printed. Two matches are never adopted: taking one would leave the other orphaned.
+ */
+import { ADOPT_EXISTING_KEYS } from "../../config";
+
+/** What {@link adoptOrRefuse} knows of the create. */
+export interface AdoptionCase<R> {
+  /** What is created, for messages: `VPC core`. */
+  what: string;
+  /** The identity in words: `name, CIDR block and region`. */
+  identity: string;
+  /** True when the class generated the name. */
+  autoNamed: boolean;
+  /** The live records of the same identity (at least one). */
+  found: R[];
+  /** The record's own id. */
+  recordId(record: R): string;
+  /** The id `import` takes for the record. */
+  importId(record: R): string;
+  /** First sentence of the refusal of one record: `a VPC named ... already exists ...`. */
+  refusal(record: R): string;
+  /** What else the user can do: `choose another name`. */
+  otherwise: string;
+  /** Whether `mdb:adoptExisting` is on. */
+  adoptExisting: boolean;
+  /** Reports progress. */
+  log(message: string): void;
+}
+
+/** The switch, as the refusal names it. */
+const SWITCH =
+  `To adopt every record of the same identity instead (after an interrupted run), set ` +
+  `${ADOPT_EXISTING_KEYS.config} to true: \`pulumi config set ${ADOPT_EXISTING_KEYS.config} true\`, ` +
+  `or ${ADOPT_EXISTING_KEYS.env}=true for one run`;
+
+/** Returns the record to adopt, printing the adoption; throws the refusal when it may not be adopted. */
+export function adoptOrRefuse<R>(c: AdoptionCase<R>): R {
+  const [first] = c.found;
+  if (c.found.length > 1) {
+    throw new Error(
+      `${c.what} matches ${c.found.length} existing records by ${c.identity}: ` +
+        `${c.found.map(c.recordId).join(", ")}. Import the one to keep with the resource option ` +
+        `{ import: "${c.importId(first)}" } (or another of them), and delete the others`,
+    );
+  }
+  if (c.autoNamed) {
+    c.log(`${c.what} already exists as ${c.recordId(first)} (an interrupted run?); adopting it`);
+    return first;
+  }
+  if (c.adoptExisting) {
+    c.log(
+      `${c.what} already exists as ${c.recordId(first)} (same ${c.identity}); adopting it ` +
+        `because ${ADOPT_EXISTING_KEYS.config} is true`,
+    );
+    return first;
+  }
+  throw new Error(
+    `${c.refusal(first)}. Adopt it with the resource option { import: "${c.importId(first)}" }, or ` +
+      `${c.otherwise}. ${SWITCH}`,
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * Errors a provider throws after the API accepted a create or an update but a later step
+ * failed. They carry `id`, `properties` and `reasons`, which the dynamic provider host
+ * turns into a partial result: the resource stays in the stack, nothing is orphaned, and
+ * the next `pulumi up` finishes the job (invariant I1, docs/recovery.md).
+ */
+import { MdbApiError } from "../../client/errors";
+import { PartialFailure } from "../../pulumi-contract/partial-failure";
+
+export { PartialFailure };
+
+/** Where the state of a partial failure comes from. */
+export interface PartialState {
+  /** The resource as it is now (a read of the API); undefined when it is gone. */
+  observe(): Promise<Record<string, unknown> | undefined>;
+  /**
+   * The state without the API: the last known outputs (the create's answer, or the old state
+   * with what the update applied), with the program's inputs. Taken when observing fails (the
+   * API away) or finds nothing.
+   */
+  known(): Record<string, unknown>;
+}
+
+/** True when `error` (or one it was caused by) says the API could not be reached: asking again now would not help. */
+function unreachable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause)
+    if (e instanceof MdbApiError && (e.code === "NETWORK_ERROR" || e.code === "TIMEOUT")) return true;
+  return false;
+}
+
+/**
+ * Runs `steps`, and turns a failure into a {@link PartialFailure} whose properties are the
+ * resource as observed now (unless the API could not be reached: its retries would only delay
+ * the error), else as last known ({@link PartialState}): never empty, so the next preview
+ * compares the program with what was done and plans only what is left, never a replacement.
+ */
+export async function withPartialState<T>(
+  id: string,
+  steps: () => Promise<T>,
+  state: PartialState,
+): Promise<T> {
+  try {
+    return await steps();
+  } catch (error) {
+    let properties: Record<string, unknown> | undefined;
+    try {
+      properties = unreachable(error) ? undefined : await state.observe();
+    } catch {
+      properties = undefined;
+    }
+    properties ??= state.known();
+    throw new PartialFailure(id, properties, error);
+  }
+}

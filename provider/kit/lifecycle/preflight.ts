@@ -1,0 +1,174 @@
+/**
+ * What `check` verifies besides the program's inputs, so that `pulumi preview` (which calls
+ * check, never create) already tells a user what `up` would fail on: the provider's
+ * configuration (no API call), then access, cached for the provider process: `GET /auth/info`
+ * (plus a list in the project when it is not the key's own) tells a URL that does not serve the
+ * API (a 404 or another 4xx, a redirect, an HTML page or another service's JSON), a wrong key
+ * (401) or a project the key cannot reach (403), naming the config keys to fix.
+ *
+ * Kept apart on purpose: an answer that says nothing about the settings (a 5xx, a 429) is
+ * reported as a progress line and the preview goes on, since it is the API's trouble of the
+ * moment and the same settings may well work for `up`; no answer at all (network) fails the
+ * check, naming the API URL, and is asked again by the next check.
+ *
+ * These run in Pulumi's provider host only, which always calls the provider's `configure`
+ * before its first `check` (see `Runtime.enableLiveChecks`). A `check` called directly (unit
+ * tests, tools) validates the inputs alone, with no configuration needed.
+ */
+import { API_PREFIX } from "../../client/base-url";
+import { MdbApiError } from "../../client/errors";
+import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../../config";
+import type { Runtime } from "../context";
+import { type CheckFailure, isUnknown } from "../fields/check";
+
+/** One resource-level failure (no property) per configuration problem; none when it is usable. */
+export function configFailures(runtime: Runtime): CheckFailure[] {
+  return configProblems(runtime.configSource()).map((reason) => ({ property: "", reason }));
+}
+
+/** What the access check found: the project calls go to, or why they cannot. */
+export type Access =
+  | { projectId: string }
+  /** `transient`: no answer came (the API may be back on the next check), so it is not kept. */
+  | { failure: CheckFailure; transient?: boolean };
+
+/** Access per runtime, settings and project, for the life of the process: one call each. */
+const accessCaches = new WeakMap<Runtime, Map<string, Promise<Access>>>();
+
+/** The keys of both halves of the API key, for messages. */
+const KEY_SETTINGS = `${settingName("publicKey")} and ${settingName("secretKey")}`;
+
+/** What an answer that is not the API's looked like, in a few words (never more than 80 characters of it). */
+function describeAnswer(error: MdbApiError): string {
+  if (error.code === "REDIRECTED") return `HTTP ${error.status}, ${error.apiMessage.split(";")[0]}`;
+  const text = error.apiMessage.trim();
+  const kind = /<(!doctype|html|head|body)\b/i.test(text)
+    ? "an HTML page"
+    : error.code === "UNEXPECTED_RESPONSE"
+      ? "a body that is not the API's"
+      : `${error.code}${text ? `: ${text.length > 80 ? `${text.slice(0, 80)}...` : text}` : ""}`;
+  return `HTTP ${error.status}, ${kind}`;
+}
+
+/**
+ * The failure of a base URL whose `GET /auth/info` (an endpoint every key may call) was not
+ * answered as the API answers it: any 4xx but 401 and 403, a redirect, or a success whose body
+ * is not the API's (an HTML page, another service's JSON). Undefined for any other error.
+ */
+function notTheApi(error: unknown, settings: ProviderConfig): Access | undefined {
+  if (!(error instanceof MdbApiError) || error.status === undefined) return undefined;
+  const wrong =
+    error.code === "REDIRECTED" ||
+    error.code === "UNEXPECTED_RESPONSE" ||
+    (error.status >= 400 && error.status < 500 && ![401, 403, 429].includes(error.status));
+  if (!wrong) return undefined;
+  return {
+    failure: {
+      property: "",
+      reason:
+        `the server at ${settings.apiUrl}, set by ${settingName("apiUrl")}, does not answer as the Managed ` +
+        `Database API (GET ${settings.apiUrl}/auth/info: ${describeAnswer(error)}); set ` +
+        `${settingName("apiUrl")} to the API's base URL, e.g. https://api.example.com${API_PREFIX} ` +
+        `(a URL with no path gets ${API_PREFIX})`,
+    },
+  };
+}
+
+/** What an access error means, or undefined when it says nothing about the settings. */
+function accessFailure(
+  error: unknown,
+  settings: ProviderConfig,
+  projectId: string | undefined,
+  own: string | undefined,
+): Access | undefined {
+  if (!(error instanceof MdbApiError)) return undefined;
+  const failure = (reason: string, property = "") => ({ failure: { property, reason } });
+  const said = `HTTP ${error.status} ${error.code}: ${error.apiMessage}`;
+  if (error.status === 401) return failure(`the API refused the key (${said}); check ${KEY_SETTINGS}`);
+  if (error.status === 403 && own !== undefined)
+    return failure(
+      `the API key cannot reach project ${own} (${said}); give the id of a project the key belongs ` +
+        `to, or use a key of project ${own} (${KEY_SETTINGS})`,
+      "projectId",
+    );
+  if (error.status === 403)
+    return failure(
+      `the API key cannot reach project ${projectId}, set by ${settingName("projectId")} (${said}); ` +
+        `set it to a project the key belongs to (unset, the key's own project is used), or use a key ` +
+        `of that project (${KEY_SETTINGS})`,
+    );
+  if (error.status === undefined)
+    return {
+      ...failure(
+        `cannot reach the API at ${settings.apiUrl}, set by ${settingName("apiUrl")}: ${error.apiMessage}`,
+      ),
+      transient: true,
+    };
+  return undefined;
+}
+
+/**
+ * Asks the API once: whether it is the API and knows the key (`GET /auth/info`), then, for a
+ * project other than the key's own, whether the key reaches it (a list in that project).
+ */
+async function probe(runtime: Runtime, settings: ProviderConfig, own: string | undefined): Promise<Access> {
+  const projectId = own ?? settings.projectId;
+  const session = runtime.session();
+  let keyProject: string;
+  try {
+    keyProject = await session.keyProjectId();
+  } catch (error) {
+    // The one call every key may make: what it answers tells the URL and the key.
+    const access =
+      notTheApi(error, settings) ??
+      (error instanceof MdbApiError && error.status === 403
+        ? {
+            failure: {
+              property: "",
+              reason: `the API refused the key (HTTP 403 ${error.code}: ${error.apiMessage}); check ${KEY_SETTINGS}`,
+            },
+          }
+        : accessFailure(error, settings, projectId, own));
+    if (access) return access;
+    throw error;
+  }
+  if (projectId === undefined || projectId === keyProject) return { projectId: projectId ?? keyProject };
+  try {
+    // The API answered: what the list answers is about the project, never the URL.
+    await session.api.listVpcs(projectId);
+    return { projectId };
+  } catch (error) {
+    const access = accessFailure(error, settings, projectId, own);
+    if (access) return access;
+    throw error;
+  }
+}
+
+/**
+ * Whether the configured key reaches the project of a resource whose `projectId` input is
+ * `projectInput` (absent: the configured project, else the key's own). Undefined while that
+ * input is unknown (preview). An answer other than 401, 403 or none at all says nothing about
+ * the settings: it is reported as progress and not held against the program.
+ */
+export async function checkAccess(runtime: Runtime, projectInput: unknown): Promise<Access | undefined> {
+  if (isUnknown(projectInput)) return undefined;
+  const own = typeof projectInput === "string" ? projectInput.trim() : undefined;
+  const settings = resolveConfig(runtime.configSource());
+  let accessCache = accessCaches.get(runtime);
+  if (!accessCache) accessCaches.set(runtime, (accessCache = new Map()));
+  const key = [settings.apiUrl, settings.publicKey, settings.secretKey, settings.projectId, own].join("\n");
+  let access = accessCache.get(key);
+  if (!access) {
+    access = probe(runtime, settings, own);
+    accessCache.set(key, access);
+  }
+  try {
+    const found = await access;
+    if ("transient" in found && found.transient) accessCache.delete(key);
+    return found;
+  } catch (error) {
+    accessCache.delete(key);
+    runtime.log(`could not check access to the API before changes: ${(error as Error).message}`);
+    return undefined;
+  }
+}

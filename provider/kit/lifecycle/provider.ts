@@ -1,0 +1,403 @@
+/**
+ * The provider functions of a resource, built from its spec and ops: the same configure,
+ * check, diff, create, read, update and delete for every resource, in the order the design
+ * fixes. Create: adopt an `import`ed record, else create once, wait until settled, apply what
+ * the create call cannot carry. Update: plan from the record as it is now, never from state.
+ * The data-safety invariants of docs/recovery.md hold here: a failure after the API accepted a
+ * create or update keeps the resource in the stack with its inputs (I1); a delete of a record
+ * another resource of the run holds deletes nothing (I2, `holds.ts`); a replacement of a
+ * protected resource fails at preview (I3); a value in words the provider does not know never
+ * replaces (I6).
+ */
+import type { CallContext, Runtime } from "../context";
+import { type Found, adoptImported } from "./adopt";
+import { type CheckFailure, checkInputs, isUnknown, withoutPrintedValues } from "../fields/check";
+import { createOnce } from "./create";
+import { deleteAndWaitGone } from "./delete";
+import { DetailedDiffResult, type UnknownWord, diffResource } from "../fields/diff";
+import { API_WORDS_OUTPUT, PROJECT_INPUT, isAutoNamed, stateOf } from "../hidden";
+import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
+import { readOutputs } from "../fields/field-table";
+import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
+import { parseInputs } from "../messages/input-errors";
+import { change, describeChange, shown } from "../preview/lines";
+import { previewCalls } from "../preview/calls";
+import { inputsOf, withoutUndefined } from "../fields/outputs";
+import { withPartialState } from "./partial";
+import { PROTECTION_INPUT, isProtected, protectedReplacement, refuseIfProtected } from "./protection";
+import { checkAccess, configFailures } from "./preflight";
+import { keptSettings } from "../fields/settings";
+import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
+import { callOperation, runSteps } from "./steps";
+import { deadlineOf, limitOf } from "./timeouts";
+import type { ConfigSource } from "../../config";
+
+/** What check returns: the inputs, defaults filled in, and one failure per bad property. */
+export interface CheckResult {
+  /** The checked inputs (as given when they are invalid). */
+  inputs: Props;
+  /** What is wrong; empty when nothing is. */
+  failures: CheckFailure[];
+}
+
+/** What create returns: the new resource's id and outputs. */
+export interface CreateResult {
+  /** The resource's id. */
+  id: string;
+  /** Its outputs. */
+  outs: Props;
+}
+
+/** What read returns: the resource as found (`id` absent when it is gone), and inputs that reproduce it. */
+export interface ReadResult extends Found {
+  /** Inputs that reproduce the outputs (so an imported or refreshed resource shows no diff). */
+  inputs?: Props;
+}
+
+/**
+ * The provider functions of one resource kind, engine-neutral: each face (the dynamic classes'
+ * host, the plugin) calls them with the properties the engine handed over, as plain values (an
+ * unknown is Pulumi's sentinel string, no secret wrapper), and a {@link CallContext}.
+ */
+export interface KitProvider {
+  /** Keeps the stack config (`mdb:*`) for the API client, and lets check ask the API from now on. */
+  configure(config: ConfigSource | undefined): void;
+  /** Checks the program's inputs `news` (against the last checked inputs `olds`). */
+  check(olds: Props, news: Props, call: CallContext): Promise<CheckResult>;
+  /** Compares the checked inputs `news` with the last outputs `olds`; prints the preview's line. */
+  diff(id: string, olds: Props, news: Props, call: CallContext): Promise<DetailedDiffResult>;
+  /** Creates the resource (or takes over one an interrupted run made), waits until it settles. */
+  create(inputs: Props, call: CallContext): Promise<CreateResult>;
+  /** Adopts the existing resource `importId` as the create of `inputs` (the `import` option). */
+  adopt(importId: string, inputs: Props, call: CallContext): Promise<CreateResult>;
+  /** Reads the resource `id` (refresh, import); `props` are its last outputs, if any. */
+  read(id: string, props: Props, call: CallContext): Promise<ReadResult>;
+  /** Brings the resource from its last outputs `olds` to the checked inputs `news`. */
+  update(id: string, olds: Props, news: Props, call: CallContext): Promise<{ outs: Props }>;
+  /** Deletes the resource whose last outputs are `props`, and waits until it is gone. */
+  delete(id: string, props: Props, call: CallContext): Promise<void>;
+}
+
+/**
+ * The provider functions of the resource `def` declares, with its own `ops`, working with what
+ * `runtime` gives each call (client, project, progress, clock).
+ */
+export function resourceProvider<F extends FieldTable, R, P extends string>(
+  def: ResourceDefinition<F, P>,
+  ops: ResourceOps<InputsOf<F>, OutputsOf<F>, R, P>,
+  runtime: Runtime,
+): KitProvider {
+  type I = InputsOf<F>;
+  type O = OutputsOf<F>;
+  const spec = specOf(def);
+  /** What an operation works with: the session's client, the call's progress, the runtime's clock. */
+  const opContext = (ref: ResourceRef<P>, deadline: number, call: CallContext): OpContext<P> => {
+    const session = runtime.session();
+    return {
+      api: session.api,
+      adoptExisting: session.adoptExisting,
+      log: call.log,
+      clock: runtime.clock,
+      ref,
+      deadline,
+    };
+  };
+  const resolveProjectId = (own?: string) => runtime.session().projectId(own);
+  const parse = (raw: Props) => parseInputs(spec.inputs, raw) as I;
+  /** The outputs of `record`: what the field table reads of it and remembers, and what derives from those. */
+  const outputsOf = (record: R, ref: ResourceRef<P>, memory: Partial<O>): O => {
+    const outs = readOutputs(def, record, ref, memory);
+    return ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs;
+  };
+  /** What the stack keeps that no record shows: the settings, and what the resource remembers itself. */
+  const remember = (from: { olds?: Props; want?: I; created?: R }): Partial<O> =>
+    ({
+      ...keptSettings(spec.settings, from as { olds?: Props; want?: Props }),
+      ...ops.remember?.(from),
+    }) as Partial<O>;
+  const secret = new Set(spec.secretOutputs);
+  /** Records, for this run, that the resource of the call holds `id` (`holds.ts`). */
+  const hold = (id: string, how: "created" | "adopted" | "read" | "updated", call: CallContext) =>
+    runtime.holds?.()?.hold(spec.kind, id, how, call.name);
+  /**
+   * Outputs in the provider's words (I6): an input that replaces, whose observed value the
+   * provider does not know (or that the record does not show), keeps the value of `words` (the
+   * program's inputs, or the old state on a refresh) when that one is known; what the API said
+   * is kept apart, for the preview's warning.
+   */
+  const inProgramWords = (outs: O, words: Props): O => {
+    const out = outs as Props;
+    const api: Props = {};
+    for (const [prop, rule] of Object.entries(spec.diffRules)) {
+      if (rule.change !== "replace" || !rule.known || rule.known(out[prop])) continue;
+      const theirs = words[prop];
+      if (theirs === undefined || !rule.known(theirs)) continue;
+      if (out[prop] !== undefined) api[prop] = out[prop];
+      out[prop] = theirs;
+    }
+    return (Object.keys(api).length > 0 ? { ...out, [API_WORDS_OUTPUT]: api } : out) as O;
+  };
+  const last = spec.id.parts[spec.id.parts.length - 1];
+  const withOwn = (ref: ResourceRef<P>, record: R) =>
+    ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
+
+  /** Where the resource `id` lives: its parts, and the project from the id, else the state. */
+  async function refOf(id: string, props: Props): Promise<ResourceRef<P>> {
+    const parsed = parseResourceId(spec.id, id, props as Partial<Record<P, unknown>>);
+    const projectId = await resolveProjectId(parsed.projectId ?? (props.projectId as string | undefined));
+    return { ...parsed, projectId } as ResourceRef<P>;
+  }
+
+  /** The record, or an error saying the state is stale. */
+  async function mustFind(ctx: OpContext<P>): Promise<R> {
+    const record = await ops.find(ctx.api, ctx.ref);
+    if (record === undefined)
+      throw new Error(
+        `${spec.label} ${formatResourceId(spec.id, ctx.ref)} no longer exists; run \`pulumi refresh\``,
+      );
+    return record;
+  }
+
+  /** Settles `record`, applies the planned steps, and returns the record as it ends up. */
+  async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>): Promise<R> {
+    const settled = ops.settle ? await ops.settle(ctx, record) : record;
+    const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
+    if (steps.length === 0) return settled;
+    const run = {
+      api: ctx.api,
+      ref: ctx.ref,
+      what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
+      progress: ctx.log,
+      settle: (target: string | undefined, until?: (record: R) => boolean) => {
+        if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
+        return ops.waitFor(ctx, target, until);
+      },
+    };
+    return (await runSteps(run, steps, memory)) ?? mustFind(ctx);
+  }
+
+  const provider: KitProvider = {
+    configure(config) {
+      runtime.configure(config);
+      runtime.enableLiveChecks();
+    },
+
+    // The program's inputs, then (in the provider host) the configuration, then access to the
+    // project and the resource's own read-only lookups: nothing is asked of an invalid program.
+    async check(olds, news, call) {
+      const checked = checkInputs(spec.inputs, news, spec);
+      if (!runtime.liveChecks()) return checked;
+      const failures = [...checked.failures, ...configFailures(runtime)];
+      if (failures.length > 0) return { inputs: checked.inputs, failures };
+      const access = await checkAccess(runtime, news.projectId);
+      if (access && "failure" in access) return { inputs: checked.inputs, failures: [access.failure] };
+      if (!access || !ops.verify) return checked;
+      try {
+        const found = await ops.verify(
+          { api: runtime.session().api, projectId: access.projectId },
+          checked.inputs as I,
+          olds,
+        );
+        return { inputs: checked.inputs, failures: withoutPrintedValues(found, spec) };
+      } catch (error) {
+        // A lookup that could not be made finds nothing wrong: create looks again before acting.
+        call.log(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);
+        return checked;
+      }
+    },
+
+    // Each resource with changes prints the calls `up` will make (see `preview.ts`); a plan that
+    // cannot be put in words never fails the diff.
+    async diff(id, olds, news, call) {
+      const diff = diffResource(spec, olds, news);
+      const name = call.name ?? String(olds.name ?? id);
+      const progress = call.log;
+      for (const warning of unknownWordWarnings(name, diff.unknownWords ?? [], olds, news)) progress(warning);
+      // I3: the old one's delete would be refused after the new one was made. A value known only
+      // during up may turn out the same: the diff `up` makes with it fails, before any create.
+      const known = diff.replaces.filter((p) => !(p in spec.diffRules) || !isUnknown(news[p]));
+      if (diff.replaces.length > 0 && isProtected(olds) && known.length === 0)
+        progress(
+          `${name}: ${diff.replaces.join(", ")} known only during up; if that replaces this ${spec.label}, ` +
+            `up fails before creating anything, because its state has ${PROTECTION_INPUT}: true`,
+        );
+      if (known.length > 0 && isProtected(olds)) {
+        const inputs = known.filter((p) => p in spec.diffRules);
+        throw protectedReplacement({
+          label: spec.label,
+          id,
+          props: olds,
+          inputs: inputs.length > 0 ? inputs : ["status"],
+          reasons: known.map((p) =>
+            p in spec.diffRules
+              ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
+              : `the API reports it ${String(olds[p])}`,
+          ),
+        });
+      }
+      if (!diff.changes) return diff;
+      try {
+        const lookups = async () => ({
+          api: runtime.session().api,
+          projectId: await resolveProjectId(olds.projectId as string | undefined),
+        });
+        progress(describeChange(await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups })));
+      } catch (error) {
+        progress(`${name}: the calls of this change are planned during up (${(error as Error).message})`);
+      }
+      return diff;
+    },
+
+    async adopt(importId, inputs, call) {
+      const adopted = await adoptImported(
+        (id, props) => provider.read(id, props, call),
+        (olds, news) => diffResource(spec, olds, news),
+        spec.label,
+        importId,
+        inputs,
+        spec.unobservable,
+      );
+      hold(adopted.id, "adopted", call);
+      return { id: adopted.id, outs: inProgramWords(adopted.outs as O, inputs) };
+    },
+
+    async create(inputs, call) {
+      const progress = call.log;
+      const want = parse(inputs);
+      const wanted = want as Props;
+      const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
+      const projectId = await resolveProjectId(wanted.projectId as string | undefined);
+      const parent = { ...parents, projectId } as ResourceRef<P>;
+      let adoption = false;
+      const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), call);
+      await ops.create.prepare?.(base, want);
+      const created = await createOnce(ops.create, {
+        ctx: base,
+        want,
+        autoNamed: isAutoNamed(inputs),
+        recordId: ops.recordId,
+        importId: (record) => formatResourceId(spec.id, withOwn(parent, record)),
+        onAdopt: () => (adoption = true),
+      });
+      const ctx = { ...base, ref: withOwn(parent, created) };
+      const id = formatResourceId(spec.id, ctx.ref);
+      hold(id, adoption ? "adopted" : "created", call);
+      const memory = remember({ want, created });
+      const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
+      const status = (created as { status?: unknown }).status;
+      progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
+      const state = (record: R) =>
+        stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
+      // From here the resource exists: a failure keeps it in the stack with the program's inputs
+      // (I1), as observed now, else as the create's answer showed it.
+      return withPartialState(
+        id,
+        async () => ({ id, outs: state(await converge(ctx, created, want, memory)) }),
+        {
+          observe: async () => {
+            const record = await ops.find(ctx.api, ctx.ref);
+            return record === undefined ? undefined : state(record);
+          },
+          known: () => state(created),
+        },
+      );
+    },
+
+    async read(id, props, call) {
+      const olds = props ?? {};
+      const ref = await refOf(id, olds);
+      const record = await ops.find(runtime.session().api, ref);
+      if (record === undefined) return {};
+      const full = withOwn(ref, record);
+      const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);
+      const found = formatResourceId(spec.id, full);
+      hold(found, "read", call);
+      return {
+        id: found,
+        props: stateOf(outs, olds, "outputs"),
+        inputs: inputsOf(spec.inputNames, outs, olds[PROJECT_INPUT]),
+      };
+    },
+
+    async update(id, olds, news, call) {
+      const want = parse(news);
+      const ctx = opContext(await refOf(id, olds), deadlineOf(call, "update", runtime.clock.now()), call);
+      const memory = remember({ olds, want });
+      hold(id, "updated", call);
+      const state = (record: R) => stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
+      // A failure records what was done (I1): the record as observed now; without the API, the
+      // old state with what needs no call (settings) and what the calls that succeeded remember.
+      return withPartialState(
+        id,
+        async () => ({ outs: state(await converge(ctx, await mustFind(ctx), want, memory)) }),
+        {
+          observe: async () => {
+            const record = await ops.find(ctx.api, ctx.ref);
+            return record === undefined ? undefined : state(record);
+          },
+          known: () => {
+            const outs = { ...olds, ...withoutUndefined(memory) } as O;
+            return stateOf(ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs, news);
+          },
+        },
+      );
+    },
+
+    async delete(id, props, call) {
+      // I2: a record another resource of this run holds stays (the old half of a replacement
+      // whose new half adopted it included); the old state leaves the stack.
+      const holds = runtime.holds?.();
+      const keep = holds?.whyKeep(spec.kind, id, call.name);
+      if (keep) {
+        holds?.release(spec.kind, id, call.name);
+        call.log(
+          `${spec.label}${typeof props.name === "string" ? ` "${props.name}"` : ""} (${id}) was not deleted ` +
+            `(no API call was made): ${keep}; it stays in the stack under that resource`,
+        );
+        return;
+      }
+      refuseIfProtected({ label: spec.label, id, props });
+      const ref = await refOf(id, props);
+      const ctx = opContext(ref, deadlineOf(call, "delete", runtime.clock.now()), call);
+      const api = ctx.api;
+      await ops.beforeRemove?.(ctx, props);
+      await deleteAndWaitGone({
+        log: call.log,
+        clock: runtime.clock,
+        what: `${spec.label} ${ownId(spec.id, ref)}`,
+        send: () => callOperation(api, ops.remove, ref),
+        look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
+        timeoutMs: limitOf(call, "delete"),
+        whileInUse: ops.whileInUse,
+        blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
+      });
+      holds?.release(spec.kind, id, call.name);
+    },
+  };
+  return provider;
+}
+
+/**
+ * The preview's warnings for observed values in words the provider does not know (I6): the
+ * diff left them alone (`unknownWords`), or the state kept the program's value beside them.
+ */
+function unknownWordWarnings(
+  name: string,
+  unknown: readonly UnknownWord[],
+  olds: Props,
+  news: Props,
+): string[] {
+  const lines = unknown.map(
+    ({ property, value }) =>
+      `${name}: warning: the API reports ${property} ${value === undefined ? "(none)" : JSON.stringify(value)}, ` +
+      `which this provider does not know; no replacement is planned for it (the program says ${shown(news[property])})`,
+  );
+  const kept = (olds[API_WORDS_OUTPUT] ?? {}) as Props;
+  for (const [property, value] of Object.entries(kept))
+    if (!unknown.some((u) => u.property === property))
+      lines.push(
+        `${name}: warning: the API reports ${property} ${JSON.stringify(value)}, which this provider does not ` +
+          `know; the stack keeps ${shown(olds[property])}, and only a change of ${property} in the program replaces it`,
+      );
+  return lines;
+}

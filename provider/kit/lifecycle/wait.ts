@@ -1,0 +1,216 @@
+/**
+ * Polling until an asynchronous change settles. By default the first look comes 100 ms into the
+ * wait, then one every 650 ms on a fixed grid counted from the wait's start (a slow answer does
+ * not push the later looks back): a settled resource is noticed about 0.33 s after it settles
+ * (0.65 s at most, plus the look's own time), and a wait costs fewer than two GETs a second.
+ * Request-level retries (429 with `Retry-After`, 5xx, dropped connections) happen inside the
+ * client; a look that still fails transiently is made again at the next tick.
+ */
+import { BackoffPolicy, backoffDelay } from "../../client/backoff";
+import { MdbApiError } from "../../client/errors";
+import { type Clock, REAL_CLOCK } from "../context";
+
+/** A fixed cadence of looks: the first `firstMs` into the wait, then every `everyMs` from its start. */
+export interface PollGrid {
+  /** When the first look is made, in milliseconds from the wait's start. */
+  firstMs: number;
+  /** Distance between later looks, in milliseconds, counted from the wait's start. */
+  everyMs: number;
+}
+
+/** Default polling schedule of waits: a look at 100 ms, then at 650, 1300, 1950 ms, ... */
+export const DEFAULT_POLL: PollGrid = { firstMs: 100, everyMs: 650 };
+
+/**
+ * Milliseconds to sleep before look number `attempt` (0 for the first), `elapsed` ms into the
+ * wait. A {@link PollGrid} looks first at `firstMs`, then at the next multiple of `everyMs`
+ * still ahead; a {@link BackoffPolicy} looks at once, then after its growing delays.
+ */
+export function pollDelay(poll: BackoffPolicy | PollGrid, attempt: number, elapsed: number): number {
+  if (!("everyMs" in poll)) return attempt === 0 ? 0 : backoffDelay(poll, attempt - 1);
+  if (attempt === 0) return Math.max(0, poll.firstMs - elapsed);
+  const next = (Math.floor(elapsed / poll.everyMs) + 1) * poll.everyMs;
+  return next - elapsed;
+}
+
+/** What one look at the resource says. */
+export type PollVerdict =
+  /** The change has settled. */
+  | { done: true }
+  /** Still in progress; `state` is shown in progress messages. */
+  | { done: false; state: string }
+  /** A failed terminal state; `message` quotes the API. */
+  | { failed: string };
+
+/** Settings of one wait. */
+export interface WaitOptions {
+  /** What is awaited, for messages: e.g. `service abc123 to be READY`. */
+  what: string;
+  /** Longest wait, in milliseconds. */
+  timeoutMs: number;
+  /** Polling schedule; default {@link DEFAULT_POLL}. */
+  poll?: BackoffPolicy | PollGrid;
+  /** Called when the observed state changes, and every `progressEveryMs`, for a person to follow. */
+  onProgress?: (message: string) => void;
+  /** How often a still-unchanged state is reported, in milliseconds. Default 30 000. */
+  progressEveryMs?: number;
+  /** Clock and sleep, injectable for tests. */
+  clock?: { now(): number; sleep(ms: number): Promise<void> };
+}
+
+/** Raised when a wait ends without the change settling. */
+export class WaitError extends Error {
+  /** `timeout` when the time limit passed, `failed` when the resource reached a failed state. */
+  readonly kind: "timeout" | "failed";
+  /** The last state seen. */
+  readonly lastState?: string;
+
+  constructor(kind: "timeout" | "failed", message: string, lastState?: string) {
+    super(message);
+    this.name = "WaitError";
+    this.kind = kind;
+    this.lastState = lastState;
+  }
+}
+
+/** Formats a duration in milliseconds for people: `850 ms`, `12 s`, `3 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const rest = seconds % 60;
+  return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
+}
+
+/**
+ * How many looks in a row may fail transiently (no answer, 429, 5xx, each after the client's own
+ * retries) before a wait gives up: a poll that failed is simply made again at the next tick,
+ * but an API that stays unreachable ends the wait instead of sitting out its time limit.
+ */
+export const TRANSIENT_LOOK_FAILURES = 3;
+
+/**
+ * Calls `look` until `judge` says done, and returns the last value looked at.
+ * Throws {@link WaitError} on a failed state or when `timeoutMs` passes. A look that fails
+ * transiently ({@link MdbApiError.isTransient}) is reported as progress and made again at the
+ * next tick, up to {@link TRANSIENT_LOOK_FAILURES} in a row; any other error thrown by `look`
+ * ends the wait.
+ */
+export async function waitFor<T>(
+  look: () => Promise<T>,
+  judge: (value: T) => PollVerdict,
+  options: WaitOptions,
+): Promise<T> {
+  const clock = options.clock ?? REAL_CLOCK;
+  const poll = options.poll ?? DEFAULT_POLL;
+  const progressEvery = options.progressEveryMs ?? 30_000;
+  const start = clock.now();
+  let lastState: string | undefined;
+  let lastReport = start;
+  let failedLooks = 0;
+  const sleepUntilLook = async (attempt: number) => {
+    const elapsed = clock.now() - start;
+    const delay = Math.min(pollDelay(poll, attempt, elapsed), Math.max(0, options.timeoutMs - elapsed));
+    if (delay > 0) await clock.sleep(delay);
+  };
+  for (let attempt = 0; ; attempt++) {
+    await sleepUntilLook(attempt);
+    let value: T;
+    try {
+      value = await look();
+      failedLooks = 0;
+    } catch (error) {
+      const transient = error instanceof MdbApiError && error.isTransient;
+      if (!transient || ++failedLooks >= TRANSIENT_LOOK_FAILURES || clock.now() - start >= options.timeoutMs)
+        throw error;
+      options.onProgress?.(
+        `waiting for ${options.what}: a look failed (${(error as Error).message}); looking again`,
+      );
+      continue;
+    }
+    const verdict = judge(value);
+    if ("failed" in verdict) {
+      throw new WaitError("failed", `${options.what}: failed: ${verdict.failed}`, lastState);
+    }
+    if (verdict.done) return value;
+    const now = clock.now();
+    const elapsed = now - start;
+    if (verdict.state !== lastState || now - lastReport >= progressEvery) {
+      options.onProgress?.(`waiting for ${options.what}: ${verdict.state} after ${formatDuration(elapsed)}`);
+      lastReport = now;
+    }
+    lastState = verdict.state;
+    if (elapsed >= options.timeoutMs) {
+      throw new WaitError(
+        "timeout",
+        `timed out after ${formatDuration(elapsed)} waiting for ${options.what} (last state: ${verdict.state}); ` +
+          "raise the limit with the customTimeouts resource option",
+        lastState,
+      );
+    }
+  }
+}
+
+/**
+ * {@link waitFor} with what every resource wait shares: the time left until `deadline`
+ * (milliseconds since the epoch) and progress lines for the person running Pulumi.
+ */
+export function waitUntil<T>(
+  ctx: WaitContext,
+  look: () => Promise<T>,
+  judge: (value: T) => PollVerdict,
+  what: string,
+): Promise<T> {
+  const timeoutMs = Math.max(0, ctx.deadline - ctx.clock.now());
+  return waitFor(look, judge, { what, timeoutMs, onProgress: ctx.log, clock: ctx.clock });
+}
+
+/** What a resource's wait works with: when it must end, where progress goes, and the clock. */
+export interface WaitContext {
+  /** When the operation must be done, milliseconds since the epoch. */
+  deadline: number;
+  /** Reports progress. */
+  log(message: string): void;
+  /** Time and sleep. */
+  clock: Clock;
+}
+
+/**
+ * A judge that also waits until `changed` holds once `judge` says done: an action's answer
+ * can come before the record shows its effect.
+ */
+export function judgeUntil<T extends { status: string }>(
+  judge: (value: T) => PollVerdict,
+  changed?: (value: T) => boolean,
+): (value: T) => PollVerdict {
+  return (value) => {
+    const verdict = judge(value);
+    if ("done" in verdict && verdict.done && changed && !changed(value))
+      return { done: false, state: `${value.status} (change not visible yet)` };
+    return verdict;
+  };
+}
+
+/**
+ * Sends an asynchronous action and waits with `settle` until `changed` holds. A 409 means the
+ * resource was busy, possibly with this very action when a retried request's first attempt got
+ * through (its answer lost to a 5xx or a dropped connection): wait until it settles, and send
+ * again only if the change has not happened.
+ */
+export async function sendAndSettle<T>(
+  what: string,
+  send: () => Promise<unknown>,
+  settle: (changed?: (value: T) => boolean) => Promise<T>,
+  changed: (value: T) => boolean,
+  log: (message: string) => void,
+): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    if (!(error instanceof MdbApiError && error.isConflict)) throw error;
+    log(`${what} is busy (${error.apiMessage}); waiting for it to settle`);
+    if (changed(await settle())) return;
+    await send();
+  }
+  await settle(changed);
+}

@@ -1,0 +1,78 @@
+/**
+ * What an update or a replacement of a resource will call, gathered when the provider diffs
+ * it: the same plan `up` runs (`ResourceOps.plan`), from the last observed outputs to the
+ * program's inputs; for a replacement, the create, the calls that follow it and the delete.
+ * `preview.ts` puts the result in words.
+ */
+import type { DetailedDiffResult } from "../fields/diff";
+import { isUnknown } from "../fields/check";
+import { type ChangeDescription, type PlannedCall, change } from "./lines";
+import type { CheckContext, Props, ResourceOps, ResourceSpec } from "../spec";
+import { stepCall } from "../lifecycle/steps";
+import { createdOutputs } from "../fields/field-table";
+
+/** What {@link previewCalls} needs besides the spec and ops. */
+export interface PreviewFacts {
+  /** What the line calls the resource: its program name (`db`). */
+  name: string;
+  /** The last observed outputs (the state). */
+  olds: Props;
+  /** The program's inputs, checked; values unknown during preview are the UNKNOWN marker. */
+  news: Props;
+  /** The diff of `olds` and `news`. */
+  diff: DetailedDiffResult;
+  /** The inputs parsed, defaults filled in. */
+  parse(raw: Props): unknown;
+  /** Read-only access to the API for {@link CallWords.created}, made only when one asks. */
+  lookups(): Promise<CheckContext>;
+}
+
+/**
+ * The calls the update (or replacement) the diff found will make, in order. Inputs whose value
+ * is known only during `up` keep their observed value here and are listed as pending.
+ */
+export async function previewCalls<I, O, R, P extends string>(
+  spec: ResourceSpec<P>,
+  ops: ResourceOps<I, O, R, P>,
+  { name, olds, news, diff, parse, lookups }: PreviewFacts,
+): Promise<ChangeDescription> {
+  const secret = new Set(spec.secretOutputs);
+  const changed = Object.keys(diff.detailedDiff).filter((p) => p in spec.diffRules);
+  const pending = changed.filter((p) => isUnknown(news[p]));
+  const known: Props = { ...news };
+  for (const p of pending) known[p] = olds[p];
+  const want = parse(known) as I;
+  const base = {
+    name,
+    label: spec.label,
+    runs: ops.calls.runs,
+    calls: [] as PlannedCall[],
+    recorded: [] as string[],
+  };
+
+  if (diff.replaces.length > 0) {
+    const reasons = diff.replaces.map((p) =>
+      p in spec.diffRules
+        ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
+        : `the API reports it ${String(olds[p])}`,
+    );
+    const fresh = ops.calls.created
+      ? await ops.calls.created(want, lookups)
+      : (createdOutputs(spec.def, want as never) as unknown as O);
+    const create = [ops.calls.create(want), ...(ops.plan?.(fresh, want) ?? []).map(stepCall)];
+    const remove = ops.calls.remove(olds);
+    return {
+      ...base,
+      pending: [],
+      // A protected old one never gets here: the diff fails first (`protection.ts`).
+      replace: { reasons, create, remove, deleteFirst: diff.deleteBeforeReplace === true },
+    };
+  }
+
+  const have = olds as O;
+  const calls = (ops.plan?.(have, want) ?? []).map(stepCall);
+  const recorded = changed
+    .filter((p) => spec.diffRules[p].stackOnly && !pending.includes(p))
+    .map((p) => `${p} ${change(olds[p] ?? spec.diffRules[p].default, news[p], secret.has(p))}`);
+  return { ...base, calls, recorded, pending };
+}
