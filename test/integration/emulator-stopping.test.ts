@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CliProcess, ROOT, ensureBuilt } from "../helpers/cli-process";
+import { CLI, CliProcess, ROOT, ensureBuilt } from "../helpers/cli-process";
 import { portOpen, postgresUnder, until } from "./databases-helpers";
 
 jest.setTimeout(120_000);
@@ -30,6 +30,7 @@ beforeAll(() => {
     "../pulumi-managed-db/dist/emulator/cli.js",
     path.join(project, "node_modules/.bin/mdb-emulator"),
   );
+  chmodSync(CLI, 0o755); // as npm makes a package's bin executable when it installs it
 });
 
 afterEach(() => {
