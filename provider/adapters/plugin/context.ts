@@ -21,6 +21,8 @@ export interface PluginContext {
   engine: EngineLog;
   /** Set once the engine called Handshake (engines before it never do). */
   handshake: { done: boolean };
+  /** The package schema GetSchema answers with: `plugin/schema.json` of the package. */
+  schemaFile: string;
 }
 
 /** What a call carries besides the resource: its time limit (seconds, 0 for none) and secret inputs. */

@@ -41,7 +41,6 @@ function resultObject(name: string, result: unknown): Props {
 
 /** The Invoke RPC of the plugin; the functions read the API through the plugin's runtime. */
 export function invokeRpcs(ctx: PluginContext) {
-  useFunctionsSession(() => ctx.runtime.session());
   const pb = protocol().provider;
   return {
     async invoke(request: pb.InvokeRequest): Promise<pb.InvokeResponse> {
@@ -53,6 +52,8 @@ export function invokeRpcs(ctx: PluginContext) {
             `(its functions: ${functionTokens().join(", ")})`,
         );
       const args = received(request.getArgs());
+      // One plugin per process: its runtime is the functions' (set with each call, for tests running several).
+      useFunctionsSession(() => ctx.runtime.session());
       const result = resultObject(fn.name, await fn.call(args.props));
       const secret = args.secrets.size > 0 ? Object.keys(result) : [];
       return new pb.InvokeResponse().setReturn(toStruct(result, secret));

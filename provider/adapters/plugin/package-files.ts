@@ -34,9 +34,8 @@ export function schemaPath(): string {
   return path.join(packageRoot(), "plugin", "schema.json");
 }
 
-/** The package schema's text; an error naming the file when the package has none. */
-export function schemaText(): string {
-  const file = schemaPath();
+/** The text of the package schema `file`; an error naming it when it cannot be read. */
+export function schemaText(file: string): string {
   try {
     return fs.readFileSync(file, "utf8");
   } catch (error) {

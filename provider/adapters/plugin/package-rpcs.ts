@@ -22,7 +22,7 @@ export function packageRpcs(ctx: PluginContext) {
     },
 
     getSchema(): pb.GetSchemaResponse {
-      return new pb.provider.GetSchemaResponse().setSchema(schemaText());
+      return new pb.provider.GetSchemaResponse().setSchema(schemaText(ctx.schemaFile));
     },
 
     /** No other ecosystem's names map to this package's: an empty mapping. */

@@ -14,6 +14,7 @@ import { EngineLog } from "./engine-log";
 import { RpcError, statusOf } from "./errors";
 import { invokeRpcs } from "./invoke";
 import { Kinds, PACKAGE } from "./kinds";
+import { schemaPath } from "./package-files";
 import { packageRpcs } from "./package-rpcs";
 import { resourceRpcs } from "./resource-rpcs";
 import { progressLine } from "../../runtime";
@@ -55,18 +56,25 @@ function unary(ctx: PluginContext, fn: (request: never) => unknown): grpc.handle
   };
 }
 
-/** The context of a new plugin process whose engine listens at `engineAddress`. */
-export function newContext(engineAddress?: string): PluginContext {
-  const engine = new EngineLog(engineAddress);
-  const runtime = new ConfigRuntime((message) => engine.info(progressLine(message)));
-  return { runtime, kinds: new Kinds(runtime), engine, handshake: { done: false } };
+/** Where a plugin's engine listens, and (tests) another schema file than the package's. */
+export interface PluginOptions {
+  /** The engine's address, from the plugin's arguments (Handshake gives it again). */
+  engineAddress?: string;
+  /** The package schema GetSchema reads; default `plugin/schema.json` of the package. */
+  schemaFile?: string;
 }
 
-/** Starts serving on 127.0.0.1 at a free port, over `context` (default: a new one for `engineAddress`). */
-export async function startPlugin(
-  options: { engineAddress?: string; context?: PluginContext } = {},
-): Promise<PluginServer> {
-  const ctx = options.context ?? newContext(options.engineAddress);
+/** The context of a new plugin process. */
+export function newContext(options: PluginOptions = {}): PluginContext {
+  const engine = new EngineLog(options.engineAddress);
+  const runtime = new ConfigRuntime((message) => engine.info(progressLine(message)));
+  const schemaFile = options.schemaFile ?? schemaPath();
+  return { runtime, kinds: new Kinds(runtime), engine, handshake: { done: false }, schemaFile };
+}
+
+/** Starts serving on 127.0.0.1 at a free port. */
+export async function startPlugin(options: PluginOptions = {}): Promise<PluginServer> {
+  const ctx = newContext(options);
   const rpcs: Record<string, (request: never) => unknown> = {
     ...configRpcs(ctx),
     ...resourceRpcs(ctx),
