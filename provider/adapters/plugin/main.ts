@@ -4,7 +4,7 @@
  * under the Node.js language host). Starts the server on 127.0.0.1 and prints its port as the
  * first and only line on stdout, which is how the engine finds it.
  */
-import "../../compile-cache";
+import { flushCompileCache } from "../../compile-cache";
 import { startPlugin } from "./server";
 
 /** The engine's address among the plugin's arguments: the one that is not a flag the engine adds. */
@@ -21,6 +21,8 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
 export async function main(args: readonly string[]): Promise<void> {
   const plugin = await startPlugin({ engineAddress: engineAddressOf(args) });
   process.stdout.write(`${plugin.port}\n`);
+  // The engine kills the plugin: what the compile cache gathered is written now or never.
+  setImmediate(flushCompileCache);
 }
 
 if (require.main === module) {
