@@ -79,6 +79,25 @@ describe("secrets", () => {
     expect(JSON.stringify(plugin.logs)).not.toContain(PASSWORD);
   });
 
+  it("no progress line shows an input given as a secret", async () => {
+    const lines = plugin.logs.map((l) => l.message);
+    expect(lines).toContainEqual(expect.stringMatching(/^\[mdb\] service \[secret\] accepted as /));
+    expect(JSON.stringify(lines)).not.toContain("hidden-db");
+  });
+
+  it("no error shows one either", async () => {
+    await emu.api("POST", `${emu.projectPath}/vpcs`, {
+      name: "taken-net",
+      cidr: "10.7.0.0/16",
+      region_code: "us-east-1",
+    });
+    const vpc = { name: secret("taken-net"), cidr: "10.7.0.0/16", regionCode: "us-east-1" };
+    const { inputs } = await plugin.check(VPC, "taken", vpc);
+    const error = await failure(plugin.create(VPC, "taken", inputs));
+    expect(error.message).toMatch(/^a VPC named "\[secret\]" \(10\.7\.0\.0\/16, us-east-1\) already exists/);
+    expect(error.message).not.toContain("taken-net");
+  });
+
   it("Read keeps them secret", async () => {
     const read = await plugin.read(SERVICE, "db", outputs.serviceId as string, outputs);
     expect(isSecret(read.properties?.name)).toBe(true);

@@ -7,7 +7,7 @@
  */
 import { engineAddressOf } from "../../provider/adapters/plugin/main";
 import { parseUrn } from "../../provider/adapters/plugin/urn";
-import { received, toStruct } from "../../provider/adapters/plugin/values";
+import { received, redact, secretTexts, toStruct } from "../../provider/adapters/plugin/values";
 import { CONFIG_KEY_NAMES, unknownConfigKeys } from "../../provider/config";
 import { withoutPrintedValues } from "../../provider/kit/fields/check";
 import { autoName, withAutoNamedKept, withGeneratedName } from "../../provider/kit/fields/naming";
@@ -188,5 +188,18 @@ describe("properties between Structs and the kit", () => {
       "missing",
     ]);
     expect(struct.toJavaScript()).toEqual({ a: secret("x"), b: secret("y"), d: { f: 1 } });
+  });
+});
+
+describe("secret texts in messages", () => {
+  it("are the strings and numbers of the secret properties, at any depth, longest first, none too short to hide", () => {
+    const props = { name: "orders-db", other: "visible", deep: { a: ["orders", 123456], b: "x" } };
+    expect(secretTexts(props, ["name", "deep"])).toEqual(["orders-db", "orders", "123456"]);
+  });
+
+  it("redact hides each, whole", () => {
+    expect(redact('service "orders-db" (orders) of 123456', ["orders-db", "123456", "orders"])).toBe(
+      'service "[secret]" ([secret]) of [secret]',
+    );
   });
 });

@@ -10,6 +10,7 @@ import { progressLine } from "../../runtime";
 import type { EngineLog } from "./engine-log";
 import type { Kinds } from "./kinds";
 import { parseUrn } from "./urn";
+import { redact } from "./values";
 
 /** The plugin process's state. */
 export interface PluginContext {
@@ -31,6 +32,8 @@ export interface CallOptions {
   timeoutSeconds?: number;
   /** Inputs the engine handed over as secrets. */
   secretInputs?: ReadonlySet<string>;
+  /** Their texts, which no progress line shows (`values.ts`, `secretTexts`). */
+  secretTexts?: readonly string[];
 }
 
 /** The kit's context of a call about the resource `urn`: its name, progress under it, its limit. */
@@ -38,7 +41,7 @@ export function callOf(ctx: PluginContext, urn: string, options: CallOptions = {
   const seconds = options.timeoutSeconds ?? 0;
   return {
     name: parseUrn(urn).name,
-    log: (message) => ctx.engine.info(progressLine(message), urn),
+    log: (message) => ctx.engine.info(progressLine(redact(message, options.secretTexts ?? [])), urn),
     ...(seconds > 0 ? { timeoutMs: Math.round(seconds * 1000) } : {}),
     ...(options.secretInputs ? { secretInputs: options.secretInputs } : {}),
   };

@@ -18,7 +18,7 @@ import { protocol } from "../../pulumi-contract/grpc-protocol";
 import { type PluginContext, callOf } from "./context";
 import { InitFailed } from "./errors";
 import type { Kind } from "./kinds";
-import { namesOf, received, toStruct } from "./values";
+import { type Received, namesOf, received, redact, secretTexts, toStruct } from "./values";
 import { parseUrn } from "./urn";
 
 /** The request fields every resource RPC has. */
@@ -43,14 +43,36 @@ function secretsOf(spec: ResourceSpec, ...given: Set<string>[]): Set<string> {
   return namesOf(spec.secretOutputs, ...given);
 }
 
-/** Runs a create or update, turning the kit's partial failure into the engine's (the resource is kept). */
-async function keepingPartial<T>(secret: Set<string>, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` so that no error it throws shows a secret the engine handed over (`texts`), and a
+ * partial create or update becomes the engine's (the resource is kept, its state's secrets
+ * wrapped, `secret`).
+ */
+async function guarded<T>(texts: readonly string[], secret: Set<string>, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof PartialFailure)) throw error;
-    throw new InitFailed(error.id, toStruct(error.properties, secret), error.reasons);
+    if (error instanceof PartialFailure) {
+      const reasons = error.reasons.map((reason) => redact(reason, texts));
+      throw new InitFailed(error.id, toStruct(error.properties, secret), reasons);
+    }
+    if (error instanceof Error) error.message = redact(error.message, texts);
+    throw error;
   }
+}
+
+/**
+ * The texts of the inputs a request handed over as secrets, which no message may show (see
+ * `values.ts`); outputs the table keeps secret are the kit's to keep out of its words (a
+ * connection's environment holds ordinary words beside its password).
+ */
+function textsOf(spec: ResourceSpec, ...given: Received[]): string[] {
+  return given.flatMap((g) =>
+    secretTexts(
+      g.props,
+      [...g.secrets].filter((p) => spec.inputNames.includes(p)),
+    ),
+  );
 }
 
 /** The engine's kind of a property diff. */
@@ -73,12 +95,16 @@ export function resourceRpcs(ctx: PluginContext) {
         stack: urn.stack,
         resourceName: urn.name,
       });
-      const call = callOf(ctx, request.getUrn(), { secretInputs: news.secrets });
-      const checked = await kind.kit.check(olds.props, named, call);
+      const texts = textsOf(kind.spec, news);
+      const secret = secretsOf(kind.spec, news.secrets);
+      const call = callOf(ctx, request.getUrn(), { secretInputs: news.secrets, secretTexts: texts });
+      const checked = await guarded(texts, secret, () => kind.kit.check(olds.props, named, call));
       const response = new pb.CheckResponse();
-      response.setInputs(toStruct(checked.inputs, secretsOf(kind.spec, news.secrets)));
+      response.setInputs(toStruct(checked.inputs, secret));
       response.setFailuresList(
-        checked.failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason)),
+        checked.failures.map((f) =>
+          new pb.CheckFailure().setProperty(f.property).setReason(redact(f.reason, texts)),
+        ),
       );
       return response;
     },
@@ -87,8 +113,12 @@ export function resourceRpcs(ctx: PluginContext) {
     async diff(request: pb.DiffRequest): Promise<pb.DiffResponse> {
       const kind = kindOf(ctx, request);
       const news = received(request.getNews());
-      const call = callOf(ctx, request.getUrn(), { secretInputs: news.secrets });
-      const diff = await kind.kit.diff(request.getId(), stateOf(request.getOlds()).props, news.props, call);
+      const olds = stateOf(request.getOlds());
+      const texts = textsOf(kind.spec, news, olds);
+      const call = callOf(ctx, request.getUrn(), { secretInputs: news.secrets, secretTexts: texts });
+      const diff = await guarded(texts, new Set(), () =>
+        kind.kit.diff(request.getId(), olds.props, news.props, call),
+      );
       const response = new pb.DiffResponse();
       response.setChanges(
         diff.changes ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE,
@@ -114,11 +144,13 @@ export function resourceRpcs(ctx: PluginContext) {
         response.setProperties(toStruct(previewOutputs(kind.spec, inputs.props), secret));
         return response;
       }
+      const texts = textsOf(kind.spec, inputs);
       const call = callOf(ctx, request.getUrn(), {
         timeoutSeconds: request.getTimeout(),
         secretInputs: inputs.secrets,
+        secretTexts: texts,
       });
-      const made = await keepingPartial(secret, () => kind.kit.create(inputs.props, call));
+      const made = await guarded(texts, secret, () => kind.kit.create(inputs.props, call));
       response.setId(made.id);
       response.setProperties(toStruct(made.outs, secret));
       return response;
@@ -132,10 +164,12 @@ export function resourceRpcs(ctx: PluginContext) {
       const kind = kindOf(ctx, request);
       const props = stateOf(request.getProperties());
       const inputs = stateOf(request.getInputs());
-      const found = await kind.kit.read(request.getId(), props.props, callOf(ctx, request.getUrn()));
+      const texts = textsOf(kind.spec, props, inputs);
+      const secret = secretsOf(kind.spec, props.secrets, inputs.secrets);
+      const call = callOf(ctx, request.getUrn(), { secretTexts: texts });
+      const found = await guarded(texts, secret, () => kind.kit.read(request.getId(), props.props, call));
       const response = new pb.ReadResponse();
       if (!found.id || !found.props) return response;
-      const secret = secretsOf(kind.spec, props.secrets, inputs.secrets);
       response.setId(found.id);
       response.setProperties(toStruct(found.props, secret));
       if (found.inputs) response.setInputs(toStruct(withAutoNamedKept(found.inputs, inputs.props), secret));
@@ -153,11 +187,13 @@ export function resourceRpcs(ctx: PluginContext) {
         response.setProperties(toStruct(previewOutputs(kind.spec, news.props, olds.props), secret));
         return response;
       }
+      const texts = textsOf(kind.spec, news, olds);
       const call = callOf(ctx, request.getUrn(), {
         timeoutSeconds: request.getTimeout(),
         secretInputs: news.secrets,
+        secretTexts: texts,
       });
-      const updated = await keepingPartial(secret, () =>
+      const updated = await guarded(texts, secret, () =>
         kind.kit.update(request.getId(), olds.props, news.props, call),
       );
       response.setProperties(toStruct(updated.outs, secret));
@@ -167,9 +203,14 @@ export function resourceRpcs(ctx: PluginContext) {
     /** Delete: the kit's delete of the resource whose last outputs the engine gives. */
     async delete(request: pb.DeleteRequest): Promise<Empty> {
       const kind = kindOf(ctx, request);
-      const props: Props = stateOf(request.getProperties()).props;
-      const call = callOf(ctx, request.getUrn(), { timeoutSeconds: request.getTimeout() });
-      await kind.kit.delete(request.getId(), props, call);
+      const state = stateOf(request.getProperties());
+      const props: Props = state.props;
+      const texts = textsOf(kind.spec, state);
+      const call = callOf(ctx, request.getUrn(), {
+        timeoutSeconds: request.getTimeout(),
+        secretTexts: texts,
+      });
+      await guarded(texts, new Set(), () => kind.kit.delete(request.getId(), props, call));
       return new (protocol().empty.Empty)();
     },
   };

@@ -78,3 +78,29 @@ export function namesOf(...sets: Iterable<string>[]): Set<string> {
   for (const set of sets) for (const name of set) all.add(name);
   return all;
 }
+
+/** The shortest secret text {@link redact} hides: shorter ones would hide ordinary words with them. */
+const REDACTED_MIN_LENGTH = 4;
+
+/**
+ * The texts of the properties `secrets` names (strings at any depth, numbers as written), for
+ * {@link redact}: the kit's progress lines and errors name inputs (a service's `name`), which are
+ * secrets when the program gave them as such.
+ */
+export function secretTexts(props: Props, secrets: Iterable<string>): string[] {
+  const texts = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === "string" || typeof value === "number") {
+      if (String(value).length >= REDACTED_MIN_LENGTH) texts.add(String(value));
+    } else if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === "object" && value !== null) Object.values(value).forEach(collect);
+  };
+  for (const key of secrets) collect(props[key]);
+  // Longest first, so a secret that contains another is hidden whole.
+  return [...texts].sort((a, b) => b.length - a.length);
+}
+
+/** `text` with every one of `secrets` replaced by `[secret]`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => out.split(secret).join("[secret]"), text);
+}
