@@ -15,9 +15,5 @@ if (!fs.existsSync(main)) {
   process.stdout.write(`${message}\n`);
   process.exit(1);
 }
-require(main)
-  .main(process.argv.slice(2))
-  .catch((error) => {
-    process.stderr.write(`pulumi-managed-db plugin: ${(error && error.stack) || error}\n`);
-    process.exit(1);
-  });
+const plugin = require(main);
+plugin.main(process.argv.slice(2)).catch(plugin.failedStart);

@@ -74,7 +74,16 @@ let loaded: Protocol | undefined;
 /** Pulumi's protocol modules, loaded once (see above). */
 export function protocol(): Protocol {
   if (loaded) return loaded;
-  const protoDir = path.dirname(require.resolve("@pulumi/pulumi/proto/provider_pb"));
+  let protoDir: string;
+  try {
+    protoDir = path.dirname(require.resolve("@pulumi/pulumi/proto/provider_pb"));
+  } catch (error) {
+    throw new Error(
+      "cannot find @pulumi/pulumi beside pulumi-managed-db, which the plugin mdb needs (a peer dependency): " +
+        "install it in the same project (`npm install @pulumi/pulumi`)",
+      { cause: error },
+    );
+  }
   const fromPulumi = <T>(id: string): T => require(require.resolve(id, { paths: [protoDir] })) as T;
   const providerGrpc = fromPulumi<{ ResourceProviderService: ServiceDefinition }>(
     "@pulumi/pulumi/proto/provider_grpc_pb",

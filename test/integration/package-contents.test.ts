@@ -159,4 +159,22 @@ describe("the plugin folder, plugin/", () => {
         `is missing); run \`npm run build\` in ${path.dirname(dir)}, or install the package from npm\n`,
     );
   });
+  it("without @pulumi/pulumi beside it, prints one line saying what to install, and exits", () => {
+    const dir = path.join(work, "no-pulumi");
+    fs.mkdirSync(path.join(dir, "node_modules"), { recursive: true });
+    for (const name of ["dist", "plugin", "package.json"])
+      fs.cpSync(path.join(pkg, name), path.join(dir, name), { recursive: true });
+    for (const name of fs.readdirSync(path.join(root, "node_modules")))
+      if (name !== "@pulumi")
+        fs.symlinkSync(path.join(root, "node_modules", name), path.join(dir, "node_modules", name));
+    const run = spawnSync(path.join(dir, "plugin/pulumi-resource-mdb"), ["127.0.0.1:1"], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe(
+      "pulumi-managed-db: the plugin mdb could not start: cannot find @pulumi/pulumi beside pulumi-managed-db, " +
+        "which the plugin mdb needs (a peer dependency): install it in the same project (`npm install @pulumi/pulumi`)\n",
+    );
+  });
 });

@@ -5,7 +5,6 @@
  * first and only line on stdout, which is how the engine finds it.
  */
 import { flushCompileCache } from "../../compile-cache";
-import { startPlugin } from "./server";
 
 /** The engine's address among the plugin's arguments: the one that is not a flag the engine adds. */
 export function engineAddressOf(args: readonly string[]): string | undefined {
@@ -19,15 +18,25 @@ export function engineAddressOf(args: readonly string[]): string | undefined {
 
 /** Runs the plugin with the process's arguments `args` (those after the script). */
 export async function main(args: readonly string[]): Promise<void> {
+  // Loaded here, so that a module missing from the installation fails the start as any error does.
+  const { startPlugin } = require("./server") as typeof import("./server");
   const plugin = await startPlugin({ engineAddress: engineAddressOf(args) });
   process.stdout.write(`${plugin.port}\n`);
   // The engine kills the plugin: what the compile cache gathered is written now or never.
   setImmediate(flushCompileCache);
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).catch((error: unknown) => {
-    process.stderr.write(`pulumi-managed-db plugin: ${(error as Error).stack ?? error}\n`);
-    process.exit(1);
-  });
+/**
+ * Ends a plugin that could not start: one line on stdout, where the engine expects the port and
+ * quotes whatever it finds instead (it hides a plugin's stderr), the details on stderr.
+ */
+export function failedStart(error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stdout.write(
+    `pulumi-managed-db: the plugin mdb could not start: ${message.replace(/\s+/g, " ")}\n`,
+  );
+  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
 }
+
+if (require.main === module) main(process.argv.slice(2)).catch(failedStart);
