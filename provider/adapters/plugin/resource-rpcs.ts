@@ -33,7 +33,7 @@ function kindOf(ctx: PluginContext, request: AboutResource): Kind {
 }
 
 /** Properties of a state, without what a state moved from the dynamic classes carries besides its own. */
-function stateOf(struct: Parameters<typeof received>[0]): ReturnType<typeof received> {
+function storedState(struct: Parameters<typeof received>[0]): ReturnType<typeof received> {
   const { props, secrets } = received(struct);
   return { props: withoutDynamicFaceInputs(props), secrets };
 }
@@ -88,7 +88,7 @@ export function resourceRpcs(ctx: PluginContext) {
     async check(request: pb.CheckRequest): Promise<pb.CheckResponse> {
       const kind = kindOf(ctx, request);
       const urn = parseUrn(request.getUrn());
-      const olds = stateOf(request.getOlds());
+      const olds = storedState(request.getOlds());
       const news = received(request.getNews());
       const named = withGeneratedName(kind.spec.naming, news.props, olds.props, {
         project: urn.project,
@@ -113,7 +113,7 @@ export function resourceRpcs(ctx: PluginContext) {
     async diff(request: pb.DiffRequest): Promise<pb.DiffResponse> {
       const kind = kindOf(ctx, request);
       const news = received(request.getNews());
-      const olds = stateOf(request.getOlds());
+      const olds = storedState(request.getOlds());
       const texts = textsOf(kind.spec, news, olds);
       const call = callOf(ctx, request.getUrn(), { secretInputs: news.secrets, secretTexts: texts });
       const diff = await guarded(texts, new Set(), () =>
@@ -162,8 +162,8 @@ export function resourceRpcs(ctx: PluginContext) {
      */
     async read(request: pb.ReadRequest): Promise<pb.ReadResponse> {
       const kind = kindOf(ctx, request);
-      const props = stateOf(request.getProperties());
-      const inputs = stateOf(request.getInputs());
+      const props = storedState(request.getProperties());
+      const inputs = storedState(request.getInputs());
       const texts = textsOf(kind.spec, props, inputs);
       const secret = secretsOf(kind.spec, props.secrets, inputs.secrets);
       const call = callOf(ctx, request.getUrn(), { secretTexts: texts });
@@ -179,7 +179,7 @@ export function resourceRpcs(ctx: PluginContext) {
     /** Update: the kit's update, or (preview) the outputs as far as they are known. */
     async update(request: pb.UpdateRequest): Promise<pb.UpdateResponse> {
       const kind = kindOf(ctx, request);
-      const olds = stateOf(request.getOlds());
+      const olds = storedState(request.getOlds());
       const news = received(request.getNews());
       const secret = secretsOf(kind.spec, news.secrets);
       const response = new pb.UpdateResponse();
@@ -203,7 +203,7 @@ export function resourceRpcs(ctx: PluginContext) {
     /** Delete: the kit's delete of the resource whose last outputs the engine gives. */
     async delete(request: pb.DeleteRequest): Promise<Empty> {
       const kind = kindOf(ctx, request);
-      const state = stateOf(request.getProperties());
+      const state = storedState(request.getProperties());
       const props: Props = state.props;
       const texts = textsOf(kind.spec, state);
       const call = callOf(ctx, request.getUrn(), {
