@@ -42,7 +42,23 @@ const STRICT: Reading = {
  */
 export const EMULATOR_EXTENSIONS = {
   /** A read replica set in `error` says why. */
-  readReplicaSet: { error_message: z.string().optional() },
+  readReplicaSet: {
+    error_message: z.string().optional().meta({
+      description: "Emulator extension: why the read replica set is in `error`. Present only then.",
+      "x-mdb-extension": true,
+    }),
+  },
+  /**
+   * An UNSTABLE service says why: the word the vendor's document uses for a failed peering, and
+   * this API for a replica set in `error`.
+   */
+  service: {
+    error_message: z.string().optional().meta({
+      description:
+        "Emulator extension: why the service is UNSTABLE (with --databases, the reason its PostgreSQL server failed). Present only while UNSTABLE.",
+      "x-mdb-extension": true,
+    }),
+  },
 } as const;
 
 const int = z.number().int();
@@ -161,6 +177,7 @@ function recordSchemas(read: Reading) {
       ha_replicas: HaReplicas.nullable().optional(),
       connection_pooler: ConnectionPooler.nullable().optional(),
       read_replica_sets: z.array(ReadReplicaSet).nullable().optional(),
+      ...EMULATOR_EXTENSIONS.service,
     })
     .transform(normaliseService);
   const Vpc = read.object({ id: z.string(), name: z.string(), cidr: z.string(), region_code: z.string() });

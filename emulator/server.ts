@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
 import { DEFAULT_DIALECT, type Dialect } from "../api/dialects";
 import { adminRoutes } from "./admin";
 import { startDatabases, type Databases, type DatabasesOptions } from "./databases";
+import { checkPortFree, portInUseMessage } from "./databases/processes";
 import { registerAuth, type Credentials } from "./auth";
 import {
   API_PREFIX,
@@ -172,6 +173,11 @@ export function buildServer(
   return app;
 }
 
+/** The API port, in messages. */
+const API_PORT = "the API's, --port";
+/** What to do when the API port is taken. */
+const PICK_ANOTHER = "stop it, or pick another --port (0 picks a free one)";
+
 /** Starts an emulator and resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const credentials: Credentials = {
@@ -180,15 +186,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     projectId: options.projectId ?? DEFAULT_PROJECT_ID,
   };
   const dialect = options.dialect ?? DEFAULT_DIALECT;
+  const host = options.host ?? DEFAULT_HOST;
+  // Refused before anything starts: the state file (another dialect, a newer release), the port.
+  const store = new Store({ stateFile: options.stateFile, dialect });
+  if (options.port) await checkPortFree(options.port, host, API_PORT, PICK_ANOTHER);
   const databases = options.databases
     ? await startDatabases({
         stateFile: options.stateFile,
         ...(options.databases === true ? {} : options.databases),
       })
     : undefined;
+  try {
+    return await listen(options, { credentials, dialect, host, store, databases });
+  } catch (error) {
+    await databases?.close(); // every server stops; no file is touched
+    throw error;
+  }
+}
+
+/** Builds the model and the server on a loaded state, and listens. */
+async function listen(
+  options: EmulatorOptions,
+  started: { credentials: Credentials; dialect: Dialect; host: string; store: Store; databases?: Databases },
+): Promise<Emulator> {
+  const { credentials, dialect, host, store, databases } = started;
   const model = new Model({
     dialect,
-    store: new Store({ stateFile: options.stateFile }),
+    store,
     transitionMs: options.transitionMs ?? DEFAULT_TRANSITION_MS,
     now: options.now,
     databases: databases?.manager,
@@ -209,8 +233,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // An answer that says a password or pooler changed is sent once the server says so too.
   if (databases) app.addHook("onSend", async () => databases.manager.settled());
 
-  const host = options.host ?? DEFAULT_HOST;
-  await app.listen({ host, port: options.port ?? 0 });
+  await app.listen({ host, port: options.port ?? 0 }).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === "EADDRINUSE"
+      ? new Error(portInUseMessage(options.port!, API_PORT, PICK_ANOTHER))
+      : error;
+  });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : (options.port ?? 0);
   const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;

@@ -7,8 +7,9 @@
  * The store knows nothing about HTTP or about lifecycle rules; `model.ts` changes the records and
  * calls `commit()` after every change.
  */
-import { existsSync, readFileSync } from "node:fs";
 import writeFileAtomic from "write-file-atomic";
+import type { Dialect } from "../api/dialects";
+import { emptyState, loadStateFile, type StateFileContents } from "./state-file";
 import type {
   Environment,
   ReplicaSetStatus,
@@ -44,6 +45,32 @@ export interface ServicePatch {
   vpcEndpoint?: (EndpointData & { vpc_id: string }) | null;
 }
 
+/** How a fork copies its source's data: NOW and LAST_SNAPSHOT as it is, PITR as of a time. */
+export type ForkStrategy = "NOW" | "LAST_SNAPSHOT" | "PITR";
+
+/** Where a service's data come from: a copy of the template (a create), or of a fork's source. */
+export type ServerOrigin =
+  | { from: "template" }
+  | {
+      from: "fork";
+      /** The source service. */
+      service_id: string;
+      strategy: ForkStrategy;
+      /** PITR's target, epoch milliseconds. */
+      target_ms?: number;
+    };
+
+/**
+ * What the server behind a service (`--databases`) must end up as, kept by the databases room so a
+ * restart after a crash can finish or redo its work (docs/emulator.md#after-a-crash).
+ */
+export interface ServerData {
+  /** SCRAM-SHA-256 verifier of the current password, as PostgreSQL keeps it: never the password. */
+  password_verifier: string;
+  /** What a data folder the crash left half-made is made again from. */
+  origin: ServerOrigin;
+}
+
 /** A service as the emulator keeps it: the wire fields, its secrets and pending steps. */
 export interface ServiceData extends ServicePatch {
   service_id: string;
@@ -66,6 +93,15 @@ export interface ServiceData extends ServicePatch {
   attached_vpc_id: string | null;
   read_replica_sets: ReplicaSetData[];
   steps: Step<ServiceStatus, ServicePatch>[];
+  /** Its server, with `--databases`. */
+  server?: ServerData;
+  /** Why the service is UNSTABLE (its server failed); absent otherwise. */
+  error_message?: string | null;
+  /**
+   * The steps a server failure interrupted (an UNSTABLE service's way back): the next start with
+   * `--databases` tries the server again and, once it runs, takes them.
+   */
+  retry_steps?: Step<ServiceStatus, ServicePatch>[];
 }
 
 /** Fields of a read replica set that lifecycle steps change. */
@@ -86,9 +122,11 @@ export interface ReplicaSetData extends ReplicaSetPatch {
   memory_gbs: number;
   metadata: { environment: Environment };
   connection_pooler: { endpoint: EndpointData } | null;
-  /** Why the set is in `error` (set through the admin API); null otherwise. */
+  /** Why the set is in `error` (its server failed, or the admin API said so); null otherwise. */
   error_message: string | null;
   steps: Step<ReplicaSetStatus, ReplicaSetPatch>[];
+  /** As a service's: set when its server failed (not when the admin API failed it). */
+  retry_steps?: Step<ReplicaSetStatus, ReplicaSetPatch>[];
 }
 
 /** Fields of a peering that lifecycle steps change. */
@@ -122,27 +160,24 @@ export interface ProjectData {
   vpcs: VpcData[];
 }
 
-/** Contents of the state file. */
-interface StateFileContents {
-  /** Format version of the file, to refuse a file this emulator cannot read. */
-  version: 1;
-  projects: Record<string, ProjectData>;
-}
-
-const STATE_VERSION = 1;
-
 /** Options of the store. */
 export interface StoreOptions {
   /** Path of the JSON state file: loaded if present, rewritten atomically after every change. */
   stateFile?: string;
+  /** The dialect spoken: a state file another dialect wrote is refused (state-file.ts). Default `seed`. */
+  dialect?: Dialect;
 }
 
 /** The emulator's state, optionally persisted to a state file. */
 export class Store {
-  private state: StateFileContents;
+  private state: StateFileContents<ProjectData>;
+  private readonly dialect: Dialect;
 
   constructor(private readonly options: StoreOptions = {}) {
-    this.state = options.stateFile ? load(options.stateFile) : empty();
+    this.dialect = options.dialect ?? "seed";
+    this.state = options.stateFile
+      ? loadStateFile<ProjectData>(options.stateFile, this.dialect)
+      : emptyState<ProjectData>(this.dialect);
   }
 
   /** The records of a project, created empty on first use. */
@@ -161,7 +196,7 @@ export class Store {
 
   /** Drops every record (admin reset) and saves the empty state. */
   clear(): void {
-    this.state = empty();
+    this.state = emptyState<ProjectData>(this.dialect);
     this.commit();
   }
 
@@ -173,24 +208,4 @@ export class Store {
     if (!this.options.stateFile) return;
     writeFileAtomic.sync(this.options.stateFile, JSON.stringify(this.state, null, 2) + "\n");
   }
-}
-
-function empty(): StateFileContents {
-  return { version: STATE_VERSION, projects: {} };
-}
-
-/** Reads a state file; a missing file is an empty state, an unreadable one stops the start. */
-function load(path: string): StateFileContents {
-  if (!existsSync(path)) return empty();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new Error(`state file ${path} is not valid JSON: ${(err as Error).message}`, { cause: err });
-  }
-  const contents = parsed as Partial<StateFileContents> | null;
-  if (!contents || contents.version !== STATE_VERSION || typeof contents.projects !== "object") {
-    throw new Error(`state file ${path} is not an mdb-emulator state file (version ${STATE_VERSION})`);
-  }
-  return contents as StateFileContents;
 }

@@ -26,7 +26,8 @@ export function replicaSetView(replicaSet: ReplicaSetData): ReadReplicaSet {
 
 /**
  * A service as the API returns it. `initialPassword` is given only by create and fork, the only
- * answers that carry `initial_password`.
+ * answers that carry `initial_password`. An UNSTABLE service says why in `error_message` (an
+ * extension, docs/api.md#extensions).
  */
 export function serviceView(service: ServiceData, initialPassword?: string): Service {
   return {
@@ -47,6 +48,9 @@ export function serviceView(service: ServiceData, initialPassword?: string): Ser
     ha_replicas: { ...service.ha_replicas },
     ...(service.connection_pooler ? { connection_pooler: structuredClone(service.connection_pooler) } : {}),
     read_replica_sets: service.read_replica_sets.map(replicaSetView),
+    ...(service.status === "UNSTABLE" && service.error_message
+      ? { error_message: service.error_message }
+      : {}),
   };
 }
 

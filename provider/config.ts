@@ -7,6 +7,7 @@
  */
 import { constants as bufferConstants } from "buffer";
 import { normalizeBaseUrl } from "./client/base-url";
+import { didYouMean } from "./kit/messages/suggest";
 import {
   TRANSPORT_SETTINGS,
   type TransportSettingName,
@@ -192,4 +193,25 @@ export function resolveAdoptExisting(config?: ConfigSource, env: NodeJS.ProcessE
       `\`pulumi config set ${ADOPT_EXISTING_KEYS.config} true|false\` or the environment variable ` +
       `${ADOPT_EXISTING_KEYS.env}`,
   );
+}
+
+/**
+ * Every stack config key the provider reads (`mdb:apiUrl`, ..., `mdb:adoptExisting`, the
+ * transport limits): the settings of the native plugin `mdb` are exactly these.
+ */
+export const CONFIG_KEY_NAMES: readonly string[] = [
+  ...Object.values(CONFIG_KEYS).map((k) => k.config),
+  ADOPT_EXISTING_KEYS.config,
+  ...TRANSPORT_SETTINGS.map(({ name }) => transportConfigKey(name)),
+];
+
+/**
+ * One sentence per key of `keys` (full keys, `mdb:apiURL`) the provider does not read, naming
+ * the closest one it does: a misspelt setting would otherwise be ignored without a word, and the
+ * default or the environment used instead.
+ */
+export function unknownConfigKeys(keys: readonly string[]): string[] {
+  return keys
+    .filter((key) => !CONFIG_KEY_NAMES.includes(key))
+    .map((key) => `${key} is not a setting of pulumi-managed-db${didYouMean(key, CONFIG_KEY_NAMES)}`);
 }

@@ -59,12 +59,17 @@ export class ApiSession implements Session {
   }
 }
 
+/** A progress line as the person running Pulumi reads it, in either face: `[mdb] db: ...`. */
+export function progressLine(message: string): string {
+  return `[mdb] ${message}`;
+}
+
 /**
  * Reports progress of a long wait to the person running Pulumi. The dynamic provider host
  * forwards its stderr to the engine's log, so a line there is the portable channel.
  */
 export function progress(message: string): void {
-  process.stderr.write(`[mdb] ${message}\n`);
+  process.stderr.write(`${progressLine(message)}\n`);
 }
 
 /**

@@ -5,17 +5,22 @@
  * to the moment the backup stopped. Forks, standbys and the base backups of point-in-time forks
  * are all such copies.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { SqlClient } from "./engine";
-import { copyLiveDataDir, copyTree, copyWal } from "./files";
+import { copyLiveDataDir, copyTree, copyWal, type Midway } from "./files";
 
 /** A base backup of `dataDir` into `toDataDir`, through `admin`, a superuser session of its server. */
-export async function liveBackup(admin: SqlClient, dataDir: string, toDataDir: string): Promise<void> {
+export async function liveBackup(
+  admin: SqlClient,
+  dataDir: string,
+  toDataDir: string,
+  midway?: Midway,
+): Promise<void> {
   await admin.query("SELECT pg_backup_start('mdb-emulator', true)");
   let stopped = false;
   try {
-    await copyLiveDataDir(dataDir, toDataDir);
+    await copyLiveDataDir(dataDir, toDataDir, midway);
     const { rows } = await admin.query("SELECT labelfile, spcmapfile FROM pg_backup_stop(false)");
     stopped = true;
     writeFileSync(path.join(toDataDir, "backup_label"), String(rows[0].labelfile));
@@ -51,8 +56,9 @@ export async function preparePointInTime(
   toDataDir: string,
   targetMs: number,
   takenMs: number,
+  midway?: Midway,
 ): Promise<void> {
-  await copyTree(baseDir, toDataDir);
+  await copyTree(baseDir, toDataDir, midway);
   if (targetMs < takenMs) return;
   writeFileSync(path.join(toDataDir, "recovery.signal"), "");
   writeFileSync(
@@ -64,4 +70,28 @@ export async function preparePointInTime(
       "",
     ].join("\n"),
   );
+}
+
+/** The base backup point-in-time forks start from: the template for a created service. */
+export interface Base {
+  /** When it was taken, epoch ms. */
+  takenMs: number;
+  /** Its data folder. */
+  dir: string;
+}
+
+/** Records `base` as the base backup of the server in folder `dbDir` (atomically: a crash keeps the old one). */
+export function writeBase(dbDir: string, base: Base): void {
+  const file = path.join(dbDir, "base.json");
+  writeFileSync(`${file}.next`, JSON.stringify(base));
+  renameSync(`${file}.next`, file);
+}
+
+/** The base backup of the server in folder `dbDir`, if it has one yet. */
+export function readBase(dbDir: string): Base | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(dbDir, "base.json"), "utf8")) as Base;
+  } catch {
+    return undefined;
+  }
 }

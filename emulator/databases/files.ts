@@ -2,7 +2,7 @@
  * The file work on data directories: copies that tolerate a running server (files that vanish
  * mid-copy are skipped, WAL replay repairs the rest), ownership for the `postgres` user, removal.
  */
-import { chownSync, constants, readdirSync, rmSync } from "node:fs";
+import { chownSync, constants, existsSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { copyFile, mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -29,23 +29,31 @@ const PRIVATE_FILES = new Set([
   "mdb-recovery.conf",
 ]);
 
+/** Called once half-way through a copy (after its first folder): where test hooks pause or fail it. */
+export type Midway = () => Promise<void>;
+
 /** Copies directory `from` to `to` whole (a quiescent directory: a template, a base backup). */
-export function copyTree(from: string, to: string): Promise<void> {
-  return copy(from, to, () => true);
+export function copyTree(from: string, to: string, midway?: Midway): Promise<void> {
+  return copy(from, to, () => true, midway);
 }
 
 /**
  * Copies the data directory of a running server for a base backup: the transient directories
  * empty, the server's own files left out (pg_wal is copied apart, after the backup stops).
  */
-export function copyLiveDataDir(from: string, to: string): Promise<void> {
-  return copy(from, to, (relative) => {
-    const parts = relative.split(path.sep);
-    if (parts.length === 1) return !PRIVATE_FILES.has(parts[0]);
-    if (TRANSIENT_CONTENTS.has(parts[0]))
-      return parts[0] === "pg_wal" && parts[1] === "archive_status" && parts.length === 2;
-    return !parts[parts.length - 1].startsWith("pgsql_tmp");
-  });
+export function copyLiveDataDir(from: string, to: string, midway?: Midway): Promise<void> {
+  return copy(
+    from,
+    to,
+    (relative) => {
+      const parts = relative.split(path.sep);
+      if (parts.length === 1) return !PRIVATE_FILES.has(parts[0]);
+      if (TRANSIENT_CONTENTS.has(parts[0]))
+        return parts[0] === "pg_wal" && parts[1] === "archive_status" && parts.length === 2;
+      return !parts[parts.length - 1].startsWith("pgsql_tmp");
+    },
+    midway,
+  );
 }
 
 /** Copies the WAL segment and history files of `fromDataDir` into `toDataDir`'s pg_wal. */
@@ -68,6 +76,28 @@ export function chownTree(dir: string, ids: { uid: number; gid: number } | undef
   }
 }
 
+/**
+ * Makes folder `dir` whole or not at all: `fill` writes it as `<dir>.partial` (a leftover of an
+ * earlier try is removed first, and so is this one when `fill` fails), then one rename puts it in
+ * place. So after a crash at any moment, `dir` exists only when it was made whole.
+ */
+export async function makeAtomically(dir: string, fill: (partial: string) => Promise<void>): Promise<void> {
+  const partial = `${dir}.partial`;
+  await removeTreeAsync(partial);
+  try {
+    await fill(partial);
+  } catch (error) {
+    await removeTreeAsync(partial); // a full disk gets its space back
+    throw error;
+  }
+  renameSync(partial, dir);
+}
+
+/** True when folder `dir` was made (see {@link makeAtomically}). */
+export function isMade(dir: string): boolean {
+  return existsSync(dir);
+}
+
 /** Removes a directory tree, if present, without blocking the event loop. */
 export async function removeTreeAsync(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
@@ -83,6 +113,7 @@ async function copy(
   from: string,
   to: string,
   keep: (relative: string) => boolean,
+  midway?: Midway,
   relative = "",
 ): Promise<void> {
   await mkdir(to, { recursive: true, mode: (await stat(from)).mode & 0o777 });
@@ -90,7 +121,15 @@ async function copy(
     keep(relative ? path.join(relative, entry.name) : entry.name),
   );
   for (const entry of entries.filter((e) => e.isDirectory())) {
-    await copy(path.join(from, entry.name), path.join(to, entry.name), keep, path.join(relative, entry.name));
+    await copy(
+      path.join(from, entry.name),
+      path.join(to, entry.name),
+      keep,
+      undefined,
+      path.join(relative, entry.name),
+    );
+    await midway?.();
+    midway = undefined;
   }
   const files = entries.filter((e) => e.isFile());
   for (let i = 0; i < files.length; i += 16) {

@@ -19,7 +19,10 @@ export interface ForkSource {
 
 /** The real PostgreSQL servers behind the emulated services (`--databases`). */
 export interface DatabaseHooks {
-  /** A new service (created, or forked from `fork`): gives it its endpoint and provisions it. */
+  /**
+   * A new service (created, or forked from `fork`): gives it its endpoint and its `server` record
+   * (the password's verifier, where its data come from), and provisions it.
+   */
   serviceCreated(service: ServiceData, password: string, fork?: ForkSource): void;
   /** Stop: the server stops (connections refused). */
   serviceStopped(service: ServiceData): void;
@@ -29,7 +32,10 @@ export interface DatabaseHooks {
   serviceRestarted(service: ServiceData): void;
   /** Delete: the servers of the service and of its replica sets stop, and their files go. */
   serviceDeleted(service: ServiceData): void;
-  /** updatePassword: the new password works and the old one is refused. */
+  /**
+   * updatePassword: records the new password's verifier; the new password works and the old one is
+   * refused (a stopped server takes it as it starts).
+   */
   passwordChanged(service: ServiceData, password: string): void;
   /** Pooler on (the endpoint it listens on) or off (`null`: refused). */
   servicePooler(service: ServiceData, enabled: boolean): EndpointData | null;
@@ -48,7 +54,10 @@ export interface DatabaseHooks {
   holds(recordId: string): boolean;
   /** Why the record's server failed (the service then shows UNSTABLE, a replica set `error`). */
   failure(recordId: string): string | undefined;
-  /** The emulator starts on a saved state: the servers of its services start again. */
+  /**
+   * The emulator starts on a saved state: each record's server is made what the record says, after
+   * a clean stop or a crash alike (docs/emulator.md#after-a-crash).
+   */
   restore(services: readonly ServiceData[]): void;
   /** The whole state was dropped (admin reset): every server stops and its files go. */
   dropAll(): void;

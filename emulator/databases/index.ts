@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabasesUnavailable, loadEngine, othersCanReach } from "./engine";
 import { removeTreeAsync } from "./files";
+import { lockDatabases } from "./lock";
 import { DatabaseManager } from "./manager";
 import { PortPool } from "./ports";
 import { livePostmasters } from "./server-process";
@@ -55,9 +56,17 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
     chmodSync(root, 0o711); // the servers' user passes through to its own folders
     checkReachable(root);
   }
-  const template = await ensureTemplate(engine, options.cacheDir);
+  const unlock = lockDatabases(root, options.stateFile && path.resolve(options.stateFile));
+  let template: Awaited<ReturnType<typeof ensureTemplate>>;
   const ports = new PortPool();
-  await ports.fill();
+  try {
+    template = await ensureTemplate(engine, options.cacheDir);
+    await ports.fill();
+  } catch (error) {
+    ports.close();
+    unlock();
+    throw error;
+  }
   const manager = new DatabaseManager({ engine, template, root, ports, log });
   const killAll = () => {
     for (const child of livePostmasters) child.kill("SIGQUIT");
@@ -70,6 +79,7 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
     close: async () => {
       await manager.close();
       process.off("exit", killAll);
+      unlock();
       if (temporary) await removeTreeAsync(root);
     },
   };

@@ -1,41 +1,33 @@
 /**
  * The real PostgreSQL servers behind the emulated services (`mdb-emulator --databases`): the
  * implementation of {@link DatabaseHooks}. One server per service and per read replica set, each
- * in `<root>/<id>/` (`data/`, `wal-archive/`, `base/` the base backup of point-in-time forks,
- * `server.log`). Work on a record's server runs in that record's queue, one task after another;
- * while a task runs, the record's next lifecycle step waits (`holds`), and a failed task is
- * reported through `failure`.
+ * in `<root>/<id>/` (`data/`, `wal-archive/`, base backups, `server.log`); work.ts queues the work
+ * on each, provision.ts makes the data folders, restore.ts brings them back at start.
+ *
+ * What each server must end up as is kept in its record (`server`: the password's SCRAM verifier,
+ * where its data come from), never in this process alone: the password is set again at every
+ * start of a server, and a folder is made whole or not at all, so a `kill -9` at any step leaves
+ * nothing a restart cannot finish (docs/emulator.md#after-a-crash).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { EndpointData, ReplicaSetData, ServiceData } from "../store";
-import { archiveUpToNow, liveBackup, preparePointInTime } from "./backup";
-import { runProgram, type Engine, type SqlClient } from "./engine";
-import { chownTree, copyTree, removeTreeAsync } from "./files";
+import type { EndpointData, ReplicaSetData, ServiceData, ServerOrigin } from "../store";
+import { readBase } from "./backup";
+import { chownTree, isMade, removeTreeAsync } from "./files";
 import type { DatabaseHooks, ForkSource } from "./hooks";
 import { Pooler } from "./pooler";
-import { PortPool } from "./ports";
-import { ServerProcess } from "./server-process";
-import { SERVICE_USER, SUPERUSER, type Template } from "./template";
+import { checkPortFree } from "./processes";
+import type { PortPool } from "./ports";
+import { Provisioner } from "./provision";
+import { restoreServers } from "./restore";
+import { isScramVerifier, scramVerifier } from "./scram";
+import { releaseDataDir } from "./server-process";
+import { SERVICE_USER, type Template } from "./template";
+import { reached } from "./test-hooks";
+import { DATABASE_HOST, Servers, type Db } from "./work";
+import type { Engine } from "./engine";
 
-/** Where the servers listen, as the endpoints say. */
-export const DATABASE_HOST = "127.0.0.1";
-
-/** One server: a service's or a replica set's. */
-interface Db {
-  id: string;
-  dir: string;
-  server: ServerProcess;
-  standby: boolean;
-  pooler?: Pooler;
-  /** The service's replica sets (services only). */
-  replicaIds: Set<string>;
-  queue: Promise<void>;
-  pending: number;
-  failure?: string;
-  /** Stopped on purpose (paused): restarts of a resize leave it stopped. */
-  paused: boolean;
-}
+export { DATABASE_HOST } from "./work";
 
 /** What the manager is made of. */
 export interface ManagerParts {
@@ -50,208 +42,155 @@ export interface ManagerParts {
 
 /** The servers of one emulator. */
 export class DatabaseManager implements DatabaseHooks {
-  private readonly dbs = new Map<string, Db>();
-  private readonly quick = new Set<Promise<unknown>>();
+  /** The records and their queues (for restore.ts). */
+  readonly servers: Servers;
+  /** Makes data folders (for restore.ts). */
+  readonly provisioner: Provisioner;
   /** Files of deleted servers being removed (close waits for them). */
   private readonly removals = new Set<Promise<void>>();
 
-  constructor(private readonly parts: ManagerParts) {}
+  constructor(readonly parts: ManagerParts) {
+    this.servers = new Servers(parts.engine, parts.root, parts.template.superuserPassword, parts.log);
+    this.provisioner = new Provisioner(this.servers, parts.template);
+  }
 
   // --- DatabaseHooks -----------------------------------------------------------------------
 
   serviceCreated(service: ServiceData, password: string, fork?: ForkSource): void {
+    const origin: ServerOrigin = fork
+      ? {
+          from: "fork",
+          service_id: fork.source.service_id,
+          strategy: fork.strategy,
+          target_ms: fork.targetMs,
+        }
+      : { from: "template" };
+    service.server = { password_verifier: scramVerifier(password), origin };
     const port = this.parts.ports.take();
     service.endpoint = { host: DATABASE_HOST, port };
-    const db = this.add(service.service_id, port, false);
-    const source = fork && this.dbs.get(fork.source.service_id);
-    if (fork && !source) {
-      db.failure = `fork: service ${fork.source.service_id} has no database to copy`;
-      return;
-    }
-    const dataDir = this.dataDir(db);
-    // A fork's copy runs in its source's queue, and the fork's answer waits for it (see `settled`),
-    // so writes made after the answer never reach the fork.
-    const copied: Promise<boolean> =
-      !fork || !source
-        ? copyTree(this.parts.template.dataDir, dataDir).then(() => false)
-        : this.exclusive(source, () =>
-            fork.strategy === "PITR"
-              ? this.prepareRecovery(source, dataDir, fork.targetMs!)
-              : // LAST_SNAPSHOT: the emulator's snapshot is taken at the fork request (docs/emulator.md).
-                this.withAdmin(source, (admin) => liveBackup(admin, this.dataDir(source), dataDir)).then(
-                  () => false,
-                ),
-          );
-    if (fork) this.track(copied.catch(() => undefined));
-    this.enqueue(db, fork ? "fork" : "create", async () => {
-      const recovering = await copied;
-      this.prepareDir(db);
-      await db.server.start(false);
-      if (recovering) writeFileSync(path.join(dataDir, "mdb-recovery.conf"), "");
-      await this.withAdmin(db, (admin) => setPassword(admin, password));
-      if (!fork) return writeBase(db, { takenMs: Date.now(), dir: this.parts.template.dataDir });
-      // A fork's own base backup, for point-in-time forks of the fork; READY does not wait for it.
-      void this.exclusive(db, () => this.takeBaseBackup(db)).catch((error: unknown) =>
-        this.parts.log(`database ${db.id}: base backup: ${String(error)}`),
-      );
+    const db = this.serviceDb(service, port);
+    const what = fork ? "fork" : "create";
+    // A fork's copy is queued in its source's queue now, and the fork's answer waits for it (see
+    // `settled`): writes made after the answer never reach the fork.
+    const made = this.provisioner.make(db, what);
+    if (fork) this.servers.track(made);
+    this.servers.enqueue(db, what, async () => {
+      await made;
+      await this.bringUp(db, what);
     });
   }
 
   serviceStopped(service: ServiceData): void {
-    const db = this.dbs.get(service.service_id);
+    const db = this.servers.dbs.get(service.service_id);
     if (!db) return;
     db.paused = true;
-    this.enqueue(db, "stop", async () => {
+    this.servers.enqueue(db, "stop", async () => {
       await db.pooler?.close();
       await db.server.stop();
+      await reached("stop:stopped", db.id, this.parts.log);
     });
   }
 
   serviceStarted(service: ServiceData): void {
-    const db = this.dbs.get(service.service_id);
+    const db = this.servers.dbs.get(service.service_id);
     if (!db) return;
     db.paused = false;
-    this.enqueue(db, "start", async () => {
-      await db.server.start(false);
-      await db.pooler?.listen();
-    });
+    this.servers.enqueue(db, "start", () => this.bringUp(db, "start"));
   }
 
   serviceRestarted(service: ServiceData): void {
-    const db = this.dbs.get(service.service_id);
+    const db = this.servers.dbs.get(service.service_id);
     if (db) this.restart(db);
   }
 
   serviceDeleted(service: ServiceData): void {
-    const db = this.dbs.get(service.service_id);
+    const db = this.servers.dbs.get(service.service_id);
     if (!db) return;
     // The service is gone only once its standbys are too.
-    const standbys = [...db.replicaIds].map((id) => this.remove(this.dbs.get(id)));
+    const standbys = [...db.replicaIds].map((id) => this.remove(this.servers.dbs.get(id)));
     this.remove(db, standbys);
   }
 
   passwordChanged(service: ServiceData, password: string): void {
-    const db = this.dbs.get(service.service_id);
+    const verifier = scramVerifier(password);
+    service.server = { origin: originOf(service), ...service.server, password_verifier: verifier };
+    const db = this.servers.dbs.get(service.service_id);
     if (!db) return;
-    this.track(
-      this.enqueue(db, "updatePassword", async () => {
-        if (db.server.running) return this.withAdmin(db, (admin) => setPassword(admin, password));
-        // A stopped server takes the change in single-user mode, without starting up.
-        await runProgram(
-          this.parts.engine,
-          "postgres",
-          ["--single", "-D", this.dataDir(db), SUPERUSER],
-          `${alterPassword(password)}\n`,
-        );
+    db.verifier = verifier;
+    // A stopped server takes it at its next start, as every start sets the recorded verifier.
+    this.servers.track(
+      this.servers.enqueue(db, "updatePassword", async () => {
+        if (db.server.running) await this.setPassword(db);
       }),
     );
   }
 
   servicePooler(service: ServiceData, enabled: boolean): EndpointData | null {
-    const db = this.dbs.get(service.service_id);
+    const db = this.servers.dbs.get(service.service_id);
     return db ? this.pooler(db, enabled && !service.paused, enabled) : null;
   }
 
   replicaSetCreated(service: ServiceData, replicaSet: ReplicaSetData): void {
-    const primary = this.dbs.get(service.service_id);
+    const primary = this.servers.dbs.get(service.service_id);
     const port = this.parts.ports.take();
     replicaSet.endpoint = { host: DATABASE_HOST, port };
-    const db = this.add(replicaSet.id, port, true);
+    const db = this.replicaDb(service, replicaSet, port);
     if (!primary) {
       db.failure = `service ${service.service_id} has no database to replicate`;
       return;
     }
-    primary.replicaIds.add(replicaSet.id);
-    this.enqueue(db, "createReplicaSet", async () => {
-      const dataDir = this.dataDir(db);
-      await this.exclusive(primary, () =>
-        this.withAdmin(primary, (admin) => liveBackup(admin, this.dataDir(primary), dataDir)),
-      );
-      writeFileSync(path.join(dataDir, "standby.signal"), "");
-      writeFileSync(
-        path.join(dataDir, "mdb-recovery.conf"),
-        `primary_conninfo = 'host=${DATABASE_HOST} port=${primary.server.port} user=${SUPERUSER} password=${this.parts.template.superuserPassword} application_name=${replicaSet.id}'\n`,
-      );
-      this.prepareDir(db);
-      await db.server.start(true);
+    const made = this.provisioner.make(db, "createReplicaSet");
+    this.servers.enqueue(db, "createReplicaSet", async () => {
+      await made;
+      await this.bringUp(db, "createReplicaSet");
     });
   }
 
   replicaSetRestarted(replicaSet: ReplicaSetData): void {
-    const db = this.dbs.get(replicaSet.id);
+    const db = this.servers.dbs.get(replicaSet.id);
     if (db) this.restart(db);
   }
 
   replicaSetDeleted(replicaSet: ReplicaSetData): void {
-    for (const db of this.dbs.values()) db.replicaIds.delete(replicaSet.id);
-    this.remove(this.dbs.get(replicaSet.id));
+    for (const db of this.servers.dbs.values()) db.replicaIds.delete(replicaSet.id);
+    this.remove(this.servers.dbs.get(replicaSet.id));
   }
 
   replicaSetPooler(replicaSet: ReplicaSetData, enabled: boolean): EndpointData | null {
-    const db = this.dbs.get(replicaSet.id);
+    const db = this.servers.dbs.get(replicaSet.id);
     return db ? this.pooler(db, enabled, enabled) : null;
   }
 
   holds(recordId: string): boolean {
-    return (this.dbs.get(recordId)?.pending ?? 0) > 0;
+    return (this.servers.dbs.get(recordId)?.pending ?? 0) > 0;
   }
 
   failure(recordId: string): string | undefined {
-    return this.dbs.get(recordId)?.failure;
+    return this.servers.dbs.get(recordId)?.failure;
   }
 
   restore(services: readonly ServiceData[]): void {
-    for (const service of services) {
-      if (!service.endpoint || service.endpoint.host !== DATABASE_HOST) continue;
-      const db = this.add(service.service_id, service.endpoint.port, false);
-      if (service.status === "DELETING") {
-        this.remove(db);
-        continue;
-      }
-      db.paused = service.paused || service.status === "PAUSING";
-      if (service.connection_pooler)
-        db.pooler = new Pooler(service.connection_pooler.endpoint.port, db.server.port);
-      if (!db.paused)
-        this.enqueue(db, "restore", async () => {
-          await db.server.start(false);
-          await db.pooler?.listen();
-        });
-      for (const replicaSet of service.read_replica_sets) {
-        if (!replicaSet.endpoint || replicaSet.endpoint.host !== DATABASE_HOST) continue;
-        const replica = this.add(replicaSet.id, replicaSet.endpoint.port, true);
-        db.replicaIds.add(replicaSet.id);
-        if (replicaSet.status === "deleting") {
-          this.remove(replica);
-          continue;
-        }
-        if (replicaSet.connection_pooler) {
-          replica.pooler = new Pooler(replicaSet.connection_pooler.endpoint.port, replica.server.port);
-        }
-        this.enqueue(replica, "restore", async () => {
-          await replica.server.start(true);
-          await replica.pooler?.listen();
-        });
-      }
-    }
+    restoreServers(this, services);
   }
 
   dropAll(): void {
-    for (const db of [...this.dbs.values()]) this.remove(db);
+    for (const db of [...this.servers.dbs.values()]) this.remove(db);
   }
 
-  // --- for the emulator --------------------------------------------------------------------
+  // --- for the emulator and restore.ts ------------------------------------------------------
 
-  /** Resolves once the changes an answer promises at once (password, pooler) are in effect. */
-  async settled(): Promise<void> {
-    await Promise.allSettled([...this.quick]);
+  /** Resolves once the changes an answer promises at once (password, pooler, a fork's copy) are in effect. */
+  settled(): Promise<void> {
+    return this.servers.settled();
   }
 
   /** Stops every server and pooler (the files stay); resolves once every postmaster is gone. */
   async close(): Promise<void> {
+    await this.servers.drain();
     // Standbys first: a primary's fast shutdown waits for its standbys to receive its last WAL.
     for (const standby of [true, false]) {
       await Promise.allSettled(
-        [...this.dbs.values()]
+        [...this.servers.dbs.values()]
           .filter((db) => db.standby === standby)
           .map(async (db) => {
             await db.pooler?.close();
@@ -265,173 +204,130 @@ export class DatabaseManager implements DatabaseHooks {
 
   /** The data directory of a record's server (for tests and the demo). */
   dataDirOf(recordId: string): string | undefined {
-    const db = this.dbs.get(recordId);
-    return db && this.dataDir(db);
+    return this.servers.dbs.get(recordId)?.server.dataDir;
+  }
+
+  /** The record of a service's server on `port`, with its recorded password and origin. */
+  serviceDb(service: ServiceData, port: number): Db {
+    const db = this.servers.add(service.service_id, port, false);
+    db.origin = service.server?.origin ?? originOf(service);
+    db.verifier = service.server?.password_verifier;
+    return db;
+  }
+
+  /** The record of a replica set's standby on `port`. */
+  replicaDb(service: ServiceData, replicaSet: ReplicaSetData, port: number): Db {
+    const db = this.servers.add(replicaSet.id, port, true);
+    db.primaryId = service.service_id;
+    this.servers.dbs.get(service.service_id)?.replicaIds.add(replicaSet.id);
+    return db;
+  }
+
+  /**
+   * Starts the record's server on its made folder and makes it what its record says: the recorded
+   * password (services), its pooler listening, a fork's own base backup. `what` names the work for
+   * the test hooks (`<what>:copied`, `<what>:started`).
+   */
+  async bringUp(db: Db, what: string): Promise<void> {
+    await reached(`${what}:copied`, db.id, this.parts.log);
+    mkdirArchive(db);
+    chownTree(db.dir, this.parts.engine.runAs);
+    await db.server.start(db.standby);
+    await reached(`${what}:started`, db.id, this.parts.log);
+    if (!db.standby) {
+      // A point-in-time fork is promoted by now: its recovery settings are spent.
+      writeFileSync(path.join(db.server.dataDir, "mdb-recovery.conf"), "");
+      await this.setPassword(db);
+    }
+    if (db.pooler) await this.listenPooler(db, db.pooler);
+    if (!db.standby && !readBase(db.dir)) {
+      // A fork's own base backup, for point-in-time forks of it; READY does not wait for it.
+      void this.servers
+        .exclusive(db, () => (db.server.running ? this.provisioner.takeBaseBackup(db) : Promise.resolve()))
+        .catch((error: unknown) => this.parts.log(`database ${db.id}: base backup: ${String(error)}`));
+    }
+  }
+
+  /** The record's server stopped, its folder renamed away at once and removed behind; gone from the records. */
+  remove(db: Db | undefined, after: Promise<void>[] = []): Promise<void> {
+    if (!db) return Promise.resolve();
+    return this.servers.enqueue(db, "delete", async () => {
+      await Promise.all(after);
+      await db.pooler?.close();
+      await db.server.stop();
+      await releaseDataDir(db.server.dataDir); // one an emulator killed outright left running
+      await reached("delete:stopped", db.id, this.parts.log);
+      // Renamed away at once, removed behind: a slow disk never holds the delete nor the API.
+      const trash = path.join(this.parts.root, `.deleted-${db.id}-${Date.now()}`);
+      if (isMade(db.dir)) renameSync(db.dir, trash);
+      await reached("delete:renamed", db.id, this.parts.log);
+      this.removeBehind(trash);
+      this.servers.dbs.delete(db.id);
+    });
+  }
+
+  /** Removes a folder in the background; close waits for it. */
+  removeBehind(dir: string): void {
+    const removal = removeTreeAsync(dir).finally(() => this.removals.delete(removal));
+    this.removals.add(removal);
   }
 
   // --- inside -------------------------------------------------------------------------------
 
-  private add(id: string, port: number, standby: boolean): Db {
-    const dir = path.join(this.parts.root, id);
-    const db: Db = {
-      id,
-      dir,
-      server: new ServerProcess(
-        this.parts.engine,
-        path.join(dir, "data"),
-        port,
-        path.join(dir, "server.log"),
-      ),
-      standby,
-      replicaIds: new Set(),
-      queue: Promise.resolve(),
-      pending: 0,
-      paused: false,
-    };
-    this.dbs.set(id, db);
-    mkdirSync(dir, { recursive: true });
-    return db;
-  }
-
-  private dataDir(db: Db): string {
-    return db.server.dataDir;
-  }
-
-  /** The data directory ready for the server's user: its archive beside it, all owned by that user. */
-  private prepareDir(db: Db): void {
-    mkdirSync(path.join(db.dir, "wal-archive"), { recursive: true });
-    chownTree(db.dir, this.parts.engine.runAs);
-  }
-
-  /** Runs `task` after the record's earlier work; a failure is the record's (logged, reported). */
-  private enqueue(db: Db, what: string, task: () => Promise<void>): Promise<void> {
-    db.pending++;
-    const run = db.queue
-      .then(task)
-      .catch((error: unknown) => {
-        db.failure = `${what}: ${error instanceof Error ? error.message : String(error)}`;
-        this.parts.log(`database ${db.id}: ${db.failure}`);
-      })
-      .finally(() => db.pending--);
-    db.queue = run;
-    return run;
-  }
-
-  /**
-   * Runs `task` in another record's queue (a copy of its data), so that it is neither stopped nor
-   * deleted meanwhile; a failure is the caller's, not that record's.
-   */
-  private exclusive<T>(db: Db, task: () => Promise<T>): Promise<T> {
-    const run = db.queue.then(task);
-    db.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private track(work: Promise<unknown>): void {
-    this.quick.add(work);
-    void work.finally(() => this.quick.delete(work));
-  }
-
   private restart(db: Db): void {
-    this.enqueue(db, "restart", async () => {
+    this.servers.enqueue(db, "restart", async () => {
       if (db.paused) return;
       await db.server.stop();
-      await db.server.start(db.standby);
+      await reached("restart:stopped", db.id, this.parts.log);
+      await this.bringUp(db, "restart");
     });
   }
 
-  private remove(db: Db | undefined, after: Promise<void>[] = []): Promise<void> {
-    if (!db) return Promise.resolve();
-    return this.enqueue(db, "delete", async () => {
-      await Promise.all(after);
-      await db.pooler?.close();
-      await db.server.stop();
-      // Renamed away at once, removed behind: a slow disk never holds the delete nor the API.
-      const trash = path.join(this.parts.root, `.deleted-${db.id}-${Date.now()}`);
-      renameSync(db.dir, trash);
-      const removal = removeTreeAsync(trash).finally(() => this.removals.delete(removal));
-      this.removals.add(removal);
-      this.dbs.delete(db.id);
-    });
+  /** Gives the service's user its recorded password (a pre-hashed SCRAM verifier). */
+  private async setPassword(db: Db): Promise<void> {
+    const verifier = db.verifier;
+    if (verifier === undefined) return; // a record of an earlier release: its password stays as it is
+    if (!isScramVerifier(verifier)) throw new Error(`the recorded password verifier of ${db.id} is damaged`);
+    await this.servers.withAdmin(db, (admin) =>
+      admin.query(`ALTER ROLE ${SERVICE_USER} PASSWORD '${verifier}'`),
+    );
   }
 
   private pooler(db: Db, listen: boolean, enabled: boolean): EndpointData | null {
     if (!enabled) {
       const pooler = db.pooler;
       db.pooler = undefined;
-      if (pooler) this.track(pooler.close());
+      if (pooler) this.servers.track(pooler.close());
       return null;
     }
-    db.pooler ??= new Pooler(this.parts.ports.take(), db.server.port);
-    if (listen && db.server.running) this.track(db.pooler.listen());
-    else if (listen) this.track(db.queue.then(() => db.pooler?.listen()));
-    return { host: DATABASE_HOST, port: db.pooler.port };
+    const pooler = (db.pooler ??= new Pooler(this.parts.ports.take(), db.server.port));
+    const listening = (): Promise<void> =>
+      this.listenPooler(db, pooler).catch((error: unknown) => this.servers.fail(db, "enablePooler", error));
+    if (listen && db.server.running) this.servers.track(listening());
+    else if (listen) this.servers.track(db.queue.then(() => (db.server.running ? listening() : undefined)));
+    return { host: DATABASE_HOST, port: pooler.port };
   }
 
-  /** A superuser session on the record's server for the length of `use`. */
-  private async withAdmin<T>(db: Db, use: (admin: SqlClient) => Promise<T>): Promise<T> {
-    const admin = this.parts.engine.client({
-      host: DATABASE_HOST,
-      port: db.server.port,
-      user: SUPERUSER,
-      password: this.parts.template.superuserPassword,
-      database: "postgres",
-    });
-    await admin.connect();
-    try {
-      return await use(admin);
-    } finally {
-      await admin.end().catch(() => undefined);
-    }
-  }
-
-  /** The base backup point-in-time forks of this service start from, with the time it was taken. */
-  private async takeBaseBackup(db: Db): Promise<void> {
-    const next = path.join(db.dir, "base-next");
-    await removeTreeAsync(next);
-    await this.withAdmin(db, (admin) => liveBackup(admin, this.dataDir(db), next));
-    await removeTreeAsync(path.join(db.dir, "base"));
-    renameSync(next, path.join(db.dir, "base"));
-    writeBase(db, { takenMs: Date.now(), dir: path.join(db.dir, "base") });
-  }
-
-  /** A point-in-time copy of `source` at `targetMs` in `dataDir`; true when it must replay WAL. */
-  private async prepareRecovery(source: Db, dataDir: string, targetMs: number): Promise<boolean> {
-    const base = readBase(source);
-    if (!base) throw new Error(`service ${source.id} has no base backup to recover from yet`);
-    const { takenMs, dir: baseDir } = base;
-    const archiveDir = path.join(source.dir, "wal-archive");
-    if (targetMs >= takenMs) await this.withAdmin(source, (admin) => archiveUpToNow(admin, archiveDir));
-    await preparePointInTime(baseDir, archiveDir, dataDir, targetMs, takenMs);
-    return targetMs >= takenMs;
+  /** The pooler listening, or a message naming its port when another process holds it. */
+  private async listenPooler(db: Db, pooler: Pooler): Promise<void> {
+    if (pooler.listening || db.pooler !== pooler) return;
+    await checkPortFree(
+      pooler.port,
+      DATABASE_HOST,
+      `the pooler endpoint of ${db.standby ? "replica set" : "service"} ${db.id}`,
+    );
+    await pooler.listen();
   }
 }
 
-/** The base backup point-in-time forks start from: the template for a created service. */
-interface Base {
-  takenMs: number;
-  dir: string;
+/** Where a service's data come from, for a record of an earlier release that does not say. */
+function originOf(service: ServiceData): ServerOrigin {
+  return service.forked_from
+    ? { from: "fork", service_id: service.forked_from.service_id, strategy: "NOW" }
+    : { from: "template" };
 }
 
-function writeBase(db: Db, base: Base): void {
-  writeFileSync(path.join(db.dir, "base.json"), JSON.stringify(base));
-}
-
-function readBase(db: Db): Base | undefined {
-  try {
-    return JSON.parse(readFileSync(path.join(db.dir, "base.json"), "utf8")) as Base;
-  } catch {
-    return undefined;
-  }
-}
-
-function alterPassword(password: string): string {
-  return `ALTER ROLE ${SERVICE_USER} PASSWORD '${password.replace(/'/g, "''")}'`;
-}
-
-async function setPassword(admin: SqlClient, password: string): Promise<void> {
-  await admin.query(alterPassword(password));
+/** The WAL archive beside the data folder (`archive_command` copies to `../wal-archive`). */
+function mkdirArchive(db: Db): void {
+  mkdirSync(path.join(db.dir, "wal-archive"), { recursive: true });
 }

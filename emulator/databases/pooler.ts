@@ -15,6 +15,11 @@ export class Pooler {
     private readonly targetPort: number,
   ) {}
 
+  /** True while it accepts connections. */
+  get listening(): boolean {
+    return this.server !== undefined;
+  }
+
   /** Starts accepting on `port`. */
   async listen(): Promise<void> {
     if (this.server) return;
@@ -31,7 +36,10 @@ export class Pooler {
     });
     this.server = server;
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (error) => {
+        if (this.server === server) this.server = undefined;
+        reject(error);
+      });
       server.listen(this.port, "127.0.0.1", () => resolve());
     });
   }

@@ -9,6 +9,8 @@ export class PortPool {
   private readonly held: { port: number; server: net.Server }[] = [];
   private filling?: Promise<void>;
   private closed = false;
+  /** Ports records of the state already own (a paused server's is not bound, yet taken). */
+  private readonly reserved = new Set<number>();
 
   constructor(private readonly size = 6) {}
 
@@ -21,10 +23,22 @@ export class PortPool {
           server.once("error", reject);
           server.listen(0, "127.0.0.1", () => resolve());
         });
-        this.held.push({ port: (server.address() as net.AddressInfo).port, server });
+        const port = (server.address() as net.AddressInfo).port;
+        if (this.reserved.has(port)) server.close();
+        else this.held.push({ port, server });
       }
     })().finally(() => (this.filling = undefined));
     return this.filling;
+  }
+
+  /** Marks `ports` as owned (by records of a saved state): never handed out, released if held. */
+  reserve(ports: readonly number[]): void {
+    for (const port of ports) this.reserved.add(port);
+    for (const entry of this.held.filter(({ port }) => this.reserved.has(port))) {
+      this.held.splice(this.held.indexOf(entry), 1);
+      entry.server.close();
+    }
+    void this.fill();
   }
 
   /** A free port, released for its new owner to bind; the reserve refills behind it. */
@@ -33,10 +47,14 @@ export class PortPool {
     void this.fill();
     if (next) {
       next.server.close();
+      this.reserved.add(next.port);
       return next.port;
     }
     // The reserve ran dry (a burst of creates): an unlikely-to-be-used port; a clash fails the start.
-    return 20_000 + Math.floor(Math.random() * 40_000);
+    let port: number;
+    do port = 20_000 + Math.floor(Math.random() * 40_000);
+    while (this.reserved.has(port));
+    return port;
   }
 
   /** Releases the reserve. */

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Engine } from "./engine";
+import { alive, checkPortFree, commandLine, describeProcess } from "./processes";
 
 /** Postmasters started by this process and still running. */
 export const livePostmasters = new Set<ChildProcess>();
@@ -23,6 +24,8 @@ export class ServerProcess {
     readonly dataDir: string,
     readonly port: number,
     private readonly logFile: string,
+    /** What the server is, for messages: `service abc`. */
+    private readonly label: string,
   ) {}
 
   /** True while the postmaster runs. */
@@ -36,7 +39,8 @@ export class ServerProcess {
    */
   async start(standby: boolean): Promise<void> {
     if (this.child) return;
-    await killStalePostmaster(this.dataDir);
+    await releaseDataDir(this.dataDir);
+    await checkPortFree(this.port, "127.0.0.1", `the database endpoint of ${this.label}`);
     const log = createWriteStream(this.logFile, { flags: "a" });
     const child = spawn(
       path.join(this.engine.binDir, "postgres"),
@@ -103,25 +107,41 @@ export class ServerProcess {
 }
 
 /**
- * A postmaster left running by an emulator that was killed outright holds the data directory:
- * it gets an immediate shutdown before a new server starts there.
+ * Makes sure no server holds data folder `dataDir` before one starts there. A postmaster an
+ * emulator left running when it was killed outright (its command line is the one this room runs,
+ * `postgres -D <dataDir> …`) gets a fast shutdown (an immediate one after 3 s). Any other live
+ * process the folder's `postmaster.pid` names is not ours to stop: the message names it.
  */
-async function killStalePostmaster(dataDir: string): Promise<void> {
+export async function releaseDataDir(dataDir: string): Promise<void> {
   let pid: number;
   try {
     pid = Number(readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
   } catch {
     return;
   }
-  if (!(pid > 0) || !isPostgres(pid)) return;
-  process.kill(pid, "SIGQUIT");
-  for (let i = 0; i < 100 && isPostgres(pid); i++) await new Promise((r) => setTimeout(r, 50));
-}
-
-function isPostgres(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
-  } catch {
-    return false;
+  const command = commandLine(pid);
+  if (!command || pid === process.pid) return; // gone: PostgreSQL takes over a stale lock file
+  const ours =
+    path.basename(command[0] ?? "") === "postgres" && command[command.indexOf("-D") + 1] === dataDir;
+  if (!ours) {
+    throw new Error(
+      `data folder ${dataDir} is held by another process (${describeProcess(pid)}), not by this emulator: ` +
+        `stop that process, then restart the emulator (if it is no PostgreSQL server, the lock file is stale: remove ${path.join(dataDir, "postmaster.pid")})`,
+    );
   }
+  for (const [signal, waitMs] of [
+    ["SIGINT", 3000],
+    ["SIGQUIT", 5000],
+  ] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    for (let waited = 0; waited < waitMs && alive(pid); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (!alive(pid)) return;
+  }
+  throw new Error(`the server an earlier emulator left on ${dataDir} (pid ${pid}) does not stop`);
 }

@@ -5,7 +5,7 @@
  */
 import type { Dialect } from "../../api/dialects";
 import { ApiError, notFound } from "../errors";
-import { advance, failReplicaSet } from "../lifecycle";
+import { advance, failReplicaSet, failService, retryReplicaSet, retryService } from "../lifecycle";
 import type { DatabaseHooks } from "../databases/hooks";
 import type { PeeringData, ProjectData, ReplicaSetData, ServiceData, Step, Store, VpcData } from "../store";
 
@@ -48,7 +48,11 @@ export class State {
     this.now = options.now ?? Date.now;
     this.dialect = options.dialect ?? "seed";
     this.databases = options.databases;
-    this.databases?.restore(this.store.projects().flatMap((p) => p.services));
+    if (this.databases) {
+      const services = this.store.projects().flatMap((p) => p.services);
+      this.retryFailed(services);
+      this.databases.restore(services);
+    }
   }
 
   /** Saves the state (after every change). */
@@ -69,25 +73,54 @@ export class State {
     const db = this.databases;
     const held = (id: string) => db && ((step: Step<string, object>) => settles(step) && db.holds(id));
     project.services = project.services.filter((service) => {
+      // Failures first: a failed server's pending steps are kept to retry, not taken.
+      if (db) this.reportFailures(db, service);
       if (!advance(service, now, held(service.service_id))) return false;
       service.read_replica_sets = service.read_replica_sets.filter((r) => advance(r, now, held(r.id)));
-      if (db) this.reportFailures(db, service);
       return true;
     });
     for (const vpc of project.vpcs) for (const peering of vpc.peerings) advance(peering, now);
     return project;
   }
 
-  /** A server that failed shows: the service UNSTABLE, a replica set `error` with the reason. */
+  /**
+   * A server that failed shows, with the reason: the service UNSTABLE, a replica set `error`. A
+   * record tried again after a restart (steps pending) fails again when its server does; once its
+   * server is back and it settled, the reason goes.
+   */
   private reportFailures(db: DatabaseHooks, service: ServiceData): void {
-    if (service.status !== "DELETING" && service.status !== "UNSTABLE" && db.failure(service.service_id)) {
-      service.status = "UNSTABLE";
-      service.steps = [];
+    const failure = db.failure(service.service_id);
+    if (failure && service.status !== "DELETING") {
+      const known = service.status === "UNSTABLE" && service.steps.length === 0;
+      if (!known || service.error_message !== failure) failService(service, failure);
+    } else if (service.status !== "UNSTABLE" && (service.error_message || service.retry_steps)) {
+      delete service.error_message;
+      delete service.retry_steps;
     }
     for (const replicaSet of service.read_replica_sets) {
-      const failure = db.failure(replicaSet.id);
-      if (failure && replicaSet.status !== "deleting" && replicaSet.status !== "error") {
-        failReplicaSet(replicaSet, failure);
+      const failed = db.failure(replicaSet.id);
+      if (failed && replicaSet.status !== "deleting") {
+        if (replicaSet.status !== "error" || replicaSet.steps.length > 0)
+          failReplicaSet(replicaSet, failed, true);
+      } else if (replicaSet.status !== "error" && replicaSet.retry_steps) {
+        replicaSet.error_message = null;
+        delete replicaSet.retry_steps;
+      }
+    }
+  }
+
+  /**
+   * At start with `--databases`: records whose server had failed are tried again (the failure may
+   * have been a port another program held, since freed). A replica set failed through the admin
+   * API stays failed.
+   */
+  private retryFailed(services: ServiceData[]): void {
+    const now = this.now();
+    for (const service of services) {
+      if (service.status === "UNSTABLE") retryService(service, now);
+      for (const replicaSet of service.read_replica_sets) {
+        if (replicaSet.status === "error" && replicaSet.retry_steps !== undefined)
+          retryReplicaSet(replicaSet, now);
       }
     }
   }

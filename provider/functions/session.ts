@@ -1,25 +1,39 @@
 /**
- * The API client of a Pulumi program's own process, which the functions use: built once from
- * the stack config `mdb:*`, then the `MDB_*` environment variables, the same settings and
- * precedence as the resources.
+ * The API client the functions use. In a Pulumi program's own process: built once from the
+ * stack config `mdb:*`, then the `MDB_*` environment variables, the same settings and
+ * precedence as the resources. In the native plugin, whose Invoke runs the same functions: the
+ * session of the plugin's runtime, configured by the engine (`useFunctionsSession`).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { ConfigSource, resolveConfig } from "../config";
+import type { Session } from "../kit/context";
 import { ApiSession } from "../runtime";
 
 /** The stack config of namespace `mdb`, in the `mdb:key` form {@link resolveConfig} reads. */
 function stackConfig(): ConfigSource {
-  const config = new pulumi.Config("mdb");
+  // Loaded here: the plugin process, which never reads a program's config, does not load the SDK.
+  const { Config } = require("@pulumi/pulumi") as typeof pulumi;
+  const config = new Config("mdb");
   // `get` returns a secret's plain value, which the client needs; it never reaches an output.
   return { get: (key) => config.get(key.replace(/^mdb:/, "")) };
 }
 
 let session: ApiSession | undefined;
+let provided: (() => Session) | undefined;
 
-/** The client of the program process, built from the settings on first use. */
-export function functionsSession(): ApiSession {
+/** The client of the functions: the one {@link useFunctionsSession} gave, else the program's, built on first use. */
+export function functionsSession(): Session {
+  if (provided) return provided();
   session ??= new ApiSession(resolveConfig(stackConfig()));
   return session;
+}
+
+/**
+ * Makes the functions use the sessions `source` gives (the native plugin's runtime, which the
+ * engine configures) instead of the program's stack config.
+ */
+export function useFunctionsSession(source: () => Session): void {
+  provided = source;
 }
 
 /**

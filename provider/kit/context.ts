@@ -75,4 +75,9 @@ export interface CallContext {
   log(message: string): void;
   /** Time limit of this create, update or delete, in ms (`customTimeouts`); absent: the default. */
   timeoutMs?: number;
+  /**
+   * Inputs the program gave as secrets (the plugin gets them as such; the dynamic face cannot
+   * tell): check never prints their values (see `fields/check.ts`, `withoutPrintedValues`).
+   */
+  secretInputs?: ReadonlySet<string>;
 }

@@ -3,6 +3,7 @@
  * diff ignores them and the API never sees them. Each adapter keeps its own beside these (the
  * dynamic face's are in `adapters/dynamic/hidden.ts`); this is the one place that names the kit's.
  */
+import { PROVIDER_INPUT } from "../pulumi-contract/provider-text";
 import { withoutUndefined } from "./fields/outputs";
 
 /** `true` when the program gave no `name` and one was generated (see `fields/naming.ts`). */
@@ -17,6 +18,29 @@ export const PROJECT_INPUT = "__projectIdInput";
  * the preview names it and only a change of the program replaces (invariant I6).
  */
 export const API_WORDS_OUTPUT = "__apiWords";
+
+/**
+ * The hidden inputs of the dynamic classes (`adapters/dynamic/hidden.ts` says what each holds):
+ * what Pulumi's dynamic provider host cannot hand a provider, which the native engine hands the
+ * plugin itself. Users' states hold them, under these names, forever; a state moved from the
+ * dynamic classes to the plugin by alias still carries them, which the plugin ignores and drops.
+ */
+export const DYNAMIC_FACE_INPUTS = {
+  /** The serialized provider. */
+  provider: PROVIDER_INPUT,
+  /** The id to adopt, from the `import` resource option. */
+  importId: "__importId",
+  /** The program's name of the resource. */
+  resourceName: "__resourceName",
+  /** The `customTimeouts` option, in milliseconds. */
+  timeouts: "__timeouts",
+} as const;
+
+/** `props` without the dynamic classes' hidden inputs (what a state moved from them carries). */
+export function withoutDynamicFaceInputs(props: Record<string, unknown>): Record<string, unknown> {
+  const names: readonly string[] = Object.values(DYNAMIC_FACE_INPUTS);
+  return Object.fromEntries(Object.entries(props).filter(([key]) => !names.includes(key)));
+}
 
 /** The kit's hidden inputs: check keeps them, diff ignores them. */
 export const HIDDEN_INPUTS: ReadonlySet<string> = new Set([AUTO_NAMED_INPUT]);

@@ -6,53 +6,17 @@
  * `npm test` builds before jest; when `dist/emulator/cli.js` is missing or older than the
  * emulator's sources (e.g. `npx jest test/conformance` alone), the emulator is compiled first.
  */
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Service, Vpc } from "../../api/schemas";
 import { API_PREFIX, DEFAULT_PUBLIC_KEY, DEFAULT_SECRET_KEY } from "../../emulator";
 import { basicAuth, request, waitFor, type TestResponse } from "../helpers/emulator";
+import { CLI, ensureBuilt } from "../helpers/cli-process";
 import { checkAnswer } from "./helpers";
 
-const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/emulator/cli.js");
 const DEV_AUTH = basicAuth(DEFAULT_PUBLIC_KEY, DEFAULT_SECRET_KEY);
-
-function newestSource(dir: string): number {
-  return readdirSync(dir, { withFileTypes: true }).reduce((newest, entry) => {
-    const path = join(dir, entry.name);
-    const mtime = entry.isDirectory()
-      ? newestSource(path)
-      : entry.name.endsWith(".ts")
-        ? statSync(path).mtimeMs
-        : 0;
-    return Math.max(newest, mtime);
-  }, 0);
-}
-
-/** Compiles the emulator (and the API contract it stands on) into dist/ when the build is missing or stale. */
-function ensureBuilt(): void {
-  const sources = Math.max(newestSource(join(ROOT, "emulator")), newestSource(join(ROOT, "api")));
-  if (existsSync(CLI) && statSync(CLI).mtimeMs >= sources) return;
-  // Only the emulator's own import graph, so work in progress elsewhere in the tree cannot break it.
-  const dir = mkdtempSync(join(tmpdir(), "mdb-cli-build-"));
-  const config = join(dir, "tsconfig.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      extends: join(ROOT, "tsconfig.build.json"),
-      compilerOptions: { typeRoots: [join(ROOT, "node_modules/@types")] },
-      files: [join(ROOT, "emulator/cli.ts"), join(ROOT, "emulator/index.ts")],
-      include: [],
-    }),
-  );
-  try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", config], { stdio: "pipe" });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** `request`, and the answer checked against the contract (see `checkAnswer`). */
 async function checked<T = unknown>(

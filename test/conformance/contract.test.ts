@@ -150,6 +150,23 @@ describe("the two readings of a record", () => {
     expect(STRICT_RECORDS.ReadReplicaSet.safeParse({ ...replicaSet, reason: "disk full" }).success).toBe(
       false,
     );
+    const service = {
+      service_id: "s1",
+      project_id: "p1",
+      name: "db",
+      region_code: "us-east-1",
+      service_type: "POSTGRES",
+      status: "UNSTABLE",
+    };
+    for (const field of Object.keys(EMULATOR_EXTENSIONS.service)) {
+      expect(STRICT_RECORDS.Service.safeParse({ ...service, [field]: "the server exited" }).success).toBe(
+        true,
+      );
+      expect(LENIENT_RECORDS.Service.parse({ ...service, [field]: "the server exited" })[field]).toBe(
+        "the server exited",
+      );
+    }
+    expect(STRICT_RECORDS.Service.safeParse({ ...service, reason: "the server exited" }).success).toBe(false);
   });
 });
 

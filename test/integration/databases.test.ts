@@ -3,10 +3,14 @@
  * API says about it is true. Each test does what a user would: connect to the endpoint the API
  * gives with the password it gave, and look at the data.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { openApiDocument } from "../../api/openapi";
 import { startEmulator, type Emulator } from "../../emulator";
+import { scramVerifier } from "../../emulator/databases/scram";
+import { speak } from "../../emulator/dialect";
+import { Client } from "pg";
 import {
   call,
   type Answered,
@@ -19,6 +23,8 @@ import {
 } from "./databases-helpers";
 
 jest.setTimeout(120_000);
+
+type Json = Record<string, unknown>;
 
 const dir = mkdtempSync(path.join(tmpdir(), "mdb-databases-test-"));
 chmodSync(dir, 0o711); // as root, the servers run as postgres, which must pass through
@@ -78,6 +84,41 @@ test("updatePassword: the new password works, the old one is refused", async () 
   ).toBe(204);
   expect(await connectError(service.endpoint, service.password)).toMatch(/password authentication failed/);
   expect(await connectError(service.endpoint, "a-new-password-1")).toBeUndefined();
+});
+
+test("the state keeps each password as PostgreSQL's own SCRAM verifier, never the password", async () => {
+  const service = await createService("verifier");
+  const superuser = new Client({
+    host: service.endpoint.host,
+    port: service.endpoint.port,
+    user: "postgres",
+    password: emulator.databases!.manager.parts.template.superuserPassword,
+    database: "postgres",
+  });
+  await superuser.connect();
+  // ASCII as it is; non-ASCII normalised (NFKC: the ligature and the numeral change); a private-use
+  // character makes PostgreSQL hash the raw string.
+  for (const password of [
+    "plain-ascii-pw",
+    "pässwörd-ünïcode",
+    "\uFB01-ligature-\u2168",
+    "priv\uE000ate-pw",
+  ]) {
+    expect(
+      (await call(emulator, "POST", `/services/${service.id}/updatePassword`, { password })).status,
+    ).toBe(204);
+    expect(await connectError(service.endpoint, password)).toBeUndefined();
+    await superuser.query(`CREATE ROLE probe PASSWORD '${password}'`);
+    const made = (await superuser.query("SELECT rolpassword FROM pg_authid WHERE rolname = 'probe'")).rows[0]
+      .rolpassword as string;
+    await superuser.query("DROP ROLE probe");
+    const [, iterations, salt] = /^SCRAM-SHA-256\$(\d+):([^$]+)\$/.exec(made)!;
+    expect(scramVerifier(password, Buffer.from(salt, "base64"), Number(iterations))).toBe(made);
+    const saved = readFileSync(stateFile, "utf8");
+    expect(saved).not.toContain(password);
+    expect(saved).toMatch(/"password_verifier": "SCRAM-SHA-256\$4096:/);
+  }
+  await superuser.end();
 });
 
 test("pooler on: its endpoint reaches the same server; off: refused", async () => {
@@ -232,13 +273,36 @@ test("with a state file the databases survive an emulator restart, and no server
   await again.end();
 });
 
-test("a server that cannot start puts the service in UNSTABLE, never a hang", async () => {
+test("a server that cannot start puts the service in UNSTABLE, never a hang, and its answers say why", async () => {
   const service = await createService("broken");
   await call(emulator, "POST", `/services/${service.id}/stop`);
   expect((await ready(service.id)).status).toBe("PAUSED");
   rmSync(path.join(emulator.databases!.manager.dataDirOf(service.id)!, "PG_VERSION"));
   await call(emulator, "POST", `/services/${service.id}/start`);
-  expect((await ready(service.id)).status).toBe("UNSTABLE");
+  const unstable = await ready(service.id);
+  expect(unstable.status).toBe("UNSTABLE");
+  expect(unstable.error_message).toMatch(
+    /^start: the server exited \(exit 1\): .*PG_VERSION" is missing\..*; log: \S+server\.log$/,
+  );
+  const listed = (await call(emulator, "GET", "/services")).body.find((s) => s.service_id === service.id);
+  expect(listed?.error_message).toBe(unstable.error_message);
+  // The vendor's words keep it, and both served documents declare it.
+  expect(
+    (speak({ dialect: "vendor", deprecatedFields: false }, "getService", unstable) as Answered).error_message,
+  ).toBe(unstable.error_message);
+  for (const dialect of ["seed", "vendor"] as const) {
+    const getService = (
+      openApiDocument(dialect, "/public/api/v1").paths as Record<string, Record<string, Json>>
+    )["/projects/{project_id}/services/{service_id}"].get;
+    const schema = (getService.responses as Json)["200"] as Json;
+    const properties = (((schema.content as Json)["application/json"] as Json).schema as Json)
+      .properties as Json;
+    expect(properties.error_message).toMatchObject({ type: "string", "x-mdb-extension": true });
+    expect(((schema.content as Json)["application/json"] as Json).schema).not.toHaveProperty(
+      "required",
+      expect.arrayContaining(["error_message"]),
+    );
+  }
   expect((await call(emulator, "DELETE", `/services/${service.id}`)).status).toBe(202);
   await until(
     () => call(emulator, "GET", `/services/${service.id}`),

@@ -3,9 +3,10 @@
  * packed without running the build again, then unpacked): every relative link of every Markdown
  * file it ships (README, docs, examples, the emulator's and the tools' READMEs, the policy pack's)
  * points at a file it ships, and every source map names sources it ships, so a stack trace of the
- * installed package (Node's `--enable-source-maps`) names `.ts` files that are there.
+ * installed package (Node's `--enable-source-maps`) names `.ts` files that are there; and its
+ * plugin folder is a source plugin the engine can run, which says so when its build is missing.
  */
-import { execFileSync, spawnSync } from "child_process";
+import { execFileSync, spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -112,4 +113,68 @@ it("a stack trace of the installed package names .ts files that are there, at th
     Number(match![1]) - 1
   ];
   expect(line).toMatch(/throw new MissingConfigError/);
+});
+
+describe("the plugin folder, plugin/", () => {
+  it("ships as a source plugin: PulumiPlugin.yaml, index.js, a package.json with no dependencies, an executable script", () => {
+    for (const file of ["PulumiPlugin.yaml", "index.js", "package.json", "pulumi-resource-mdb"])
+      expect(files).toContain(`plugin/${file}`);
+    expect(fs.readFileSync(path.join(pkg, "plugin/PulumiPlugin.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
+    const manifest = JSON.parse(fs.readFileSync(path.join(pkg, "plugin/package.json"), "utf8"));
+    expect(manifest).toMatchObject({ main: "index.js" });
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(fs.statSync(path.join(pkg, "plugin/pulumi-resource-mdb")).mode & 0o111).toBe(0o111);
+  });
+
+  it("started as the engine starts it, prints its port as the one line on stdout", async () => {
+    if (!fs.existsSync(path.join(pkg, "node_modules")))
+      fs.symlinkSync(path.join(root, "node_modules"), path.join(pkg, "node_modules"), "dir");
+    const child = spawn(path.join(pkg, "plugin/pulumi-resource-mdb"), ["--logtostderr", "127.0.0.1:1"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` },
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(stdout).toMatch(/^\d{2,5}\n$/);
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it.each([
+    ["pulumi-resource-mdb", (dir: string) => [path.join(dir, "pulumi-resource-mdb"), "127.0.0.1:1"]],
+    ["index.js", (dir: string) => [process.execPath, path.join(dir, "index.js"), "127.0.0.1:1"]],
+  ])("without its build, %s prints one line naming the folder and the fix, and exits", (_entry, command) => {
+    const dir = path.join(work, `unbuilt-${_entry}`, "plugin");
+    fs.cpSync(path.join(pkg, "plugin"), dir, { recursive: true });
+    const [file, ...args] = command(dir);
+    const run = spawnSync(file, args, { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe(
+      `pulumi-managed-db: the plugin folder ${dir} has no build (${path.join(dir, "..", "dist/provider/adapters/plugin/main.js")} ` +
+        `is missing); run \`npm run build\` in ${path.dirname(dir)}, or install the package from npm\n`,
+    );
+  });
+  it("without @pulumi/pulumi beside it, prints one line saying what to install, and exits", () => {
+    const dir = path.join(work, "no-pulumi");
+    fs.mkdirSync(path.join(dir, "node_modules"), { recursive: true });
+    for (const name of ["dist", "plugin", "package.json"])
+      fs.cpSync(path.join(pkg, name), path.join(dir, name), { recursive: true });
+    for (const name of fs.readdirSync(path.join(root, "node_modules")))
+      if (name !== "@pulumi")
+        fs.symlinkSync(path.join(root, "node_modules", name), path.join(dir, "node_modules", name));
+    const run = spawnSync(path.join(dir, "plugin/pulumi-resource-mdb"), ["127.0.0.1:1"], {
+      encoding: "utf8",
+      env: { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}` },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe(
+      "pulumi-managed-db: the plugin mdb could not start: cannot find @pulumi/pulumi beside pulumi-managed-db, " +
+        "which the plugin mdb needs (a peer dependency): install it in the same project (`npm install @pulumi/pulumi`)\n",
+    );
+  });
 });

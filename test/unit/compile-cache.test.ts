@@ -44,6 +44,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const HOST = "node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js";
+const PLUGIN = "node_modules/pulumi-managed-db/dist/provider/adapters/plugin/main.js";
 const PROGRAM = "infra/index.js";
 const OURS = () => path.join(cacheHome, "pulumi-managed-db", "node-compile-cache");
 
@@ -70,6 +71,10 @@ describe("compile cache", () => {
     expect(found).toContain(OURS());
     expect(found).not.toContain(path.join(os.tmpdir(), "node-compile-cache"));
     expect(fs.statSync(OURS()).mode & 0o077).toBe(0);
+  });
+
+  it("is on in the native plugin's server too", () => {
+    expect(cacheDir(PLUGIN)).toEqual(hasApi ? expect.stringContaining(OURS()) : "none");
   });
 
   it("stays off in the provider host with NODE_DISABLE_COMPILE_CACHE", () => {

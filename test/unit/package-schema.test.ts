@@ -11,7 +11,9 @@ import * as path from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import type { PackageSpec, PropertySpec } from "../../provider/adapters/plugin/schema/spec";
 import { PRODUCTION_DATABASE } from "../../provider/components/production-database-args";
+import { CONFIG_KEY_NAMES } from "../../provider/config";
 import { PROVIDER_CONFIG, configEnvVar, type ConfigKey } from "../../provider/config-declaration";
+import { LIST_RESULTS } from "../../provider/functions/results";
 import { FUNCTIONS } from "../../provider/functions/declarations";
 import { defaultOf } from "../../provider/kit/fields/field-table";
 import { REGISTRY } from "../../provider/resources/registry";
@@ -170,8 +172,17 @@ describe("functions", () => {
     else expect(Object.keys(spec.outputs.properties ?? {}).length).toBeGreaterThan(0);
   });
 
-  it("are exactly the declared ones", () => {
+  it("are exactly the declared ones, a list under the name the plugin's Invoke gives it", () => {
     expect(Object.keys(schema.functions)).toEqual(Object.keys(FUNCTIONS).map(token));
+    for (const [name, key] of Object.entries(LIST_RESULTS))
+      expect(Object.keys(schema.functions[token(name)].outputs.properties ?? {})).toEqual([key]);
+    expect(Object.keys(LIST_RESULTS)).toEqual([
+      "getProjects",
+      "listServices",
+      "listVpcs",
+      "listReadReplicaSets",
+      "listVpcPeerings",
+    ]);
   });
 
   it("getService takes serviceId or name, neither required; its result is the Service's outputs without secrets", () => {
@@ -213,6 +224,10 @@ describe("the component", () => {
 
 describe("the configuration", () => {
   const keys = Object.keys(PROVIDER_CONFIG.shape) as ConfigKey[];
+
+  it("declares exactly the keys the provider reads (those the plugin's CheckConfig knows)", () => {
+    expect(keys.map((key) => `mdb:${key}`).sort()).toEqual([...CONFIG_KEY_NAMES].sort());
+  });
 
   it.each(keys)("mdb:%s is a variable with its environment variable, and a provider input", (key) => {
     expect(schema.config.variables[key].defaultInfo).toEqual({ environment: [configEnvVar(key)] });

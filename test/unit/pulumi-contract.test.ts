@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
 import * as sentinels from "../../provider/pulumi-contract/sentinels";
+import { INIT_FAILED_TYPE, protocol } from "../../provider/pulumi-contract/grpc-protocol";
 
 const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
 
@@ -109,5 +110,157 @@ describe("sentinels.ts: the wire's words for unknowns, secrets, resources and ou
     expect(sentinels.SECRET_SIG).toBe(rpc.specialSecretSig);
     expect(sentinels.RESOURCE_SIG).toBe(rpc.specialResourceSig);
     expect(sentinels.OUTPUT_SIG).toBe(rpc.specialOutputValueSig);
+  });
+});
+
+describe("grpc-protocol.ts: the protocol modules @pulumi/pulumi ships", () => {
+  const pb = protocol();
+  /** Every setter and getter the plugin and its tests call, per message. */
+  const FIELDS: Record<string, { message: new () => object; methods: string[] }> = {
+    ProviderHandshakeRequest: {
+      message: pb.provider.ProviderHandshakeRequest,
+      methods: ["getEngineAddress", "setEngineAddress"],
+    },
+    ProviderHandshakeResponse: {
+      message: pb.provider.ProviderHandshakeResponse,
+      methods: [
+        "setAcceptSecrets",
+        "setAcceptResources",
+        "setAcceptOutputs",
+        "setSupportsAutonamingConfiguration",
+      ],
+    },
+    CheckRequest: { message: pb.provider.CheckRequest, methods: ["getUrn", "getType", "getOlds", "getNews"] },
+    CheckResponse: { message: pb.provider.CheckResponse, methods: ["setInputs", "setFailuresList"] },
+    CheckFailure: { message: pb.provider.CheckFailure, methods: ["setProperty", "setReason"] },
+    DiffRequest: {
+      message: pb.provider.DiffRequest,
+      methods: ["getUrn", "getType", "getId", "getOlds", "getNews", "getOldInputs"],
+    },
+    DiffResponse: {
+      message: pb.provider.DiffResponse,
+      methods: [
+        "setChanges",
+        "setReplacesList",
+        "setStablesList",
+        "setDeletebeforereplace",
+        "setDiffsList",
+        "setHasdetaileddiff",
+        "getDetaileddiffMap",
+      ],
+    },
+    PropertyDiff: { message: pb.provider.PropertyDiff, methods: ["setKind", "setInputdiff"] },
+    ConfigureRequest: { message: pb.provider.ConfigureRequest, methods: ["getArgs", "getVariablesMap"] },
+    ConfigureResponse: {
+      message: pb.provider.ConfigureResponse,
+      methods: [
+        "setAcceptsecrets",
+        "setSupportspreview",
+        "setAcceptresources",
+        "setAcceptoutputs",
+        "setSupportsAutonamingConfiguration",
+      ],
+    },
+    CreateRequest: {
+      message: pb.provider.CreateRequest,
+      methods: ["getUrn", "getType", "getProperties", "getTimeout", "getPreview"],
+    },
+    CreateResponse: { message: pb.provider.CreateResponse, methods: ["setId", "setProperties"] },
+    ReadRequest: {
+      message: pb.provider.ReadRequest,
+      methods: ["getUrn", "getType", "getId", "getProperties", "getInputs"],
+    },
+    ReadResponse: { message: pb.provider.ReadResponse, methods: ["setId", "setProperties", "setInputs"] },
+    UpdateRequest: {
+      message: pb.provider.UpdateRequest,
+      methods: ["getUrn", "getType", "getId", "getOlds", "getNews", "getTimeout", "getPreview"],
+    },
+    UpdateResponse: { message: pb.provider.UpdateResponse, methods: ["setProperties"] },
+    DeleteRequest: {
+      message: pb.provider.DeleteRequest,
+      methods: ["getUrn", "getType", "getId", "getProperties", "getTimeout"],
+    },
+    InvokeRequest: { message: pb.provider.InvokeRequest, methods: ["getTok", "getArgs"] },
+    InvokeResponse: { message: pb.provider.InvokeResponse, methods: ["setReturn"] },
+    GetSchemaResponse: { message: pb.provider.GetSchemaResponse, methods: ["setSchema"] },
+    GetMappingResponse: { message: pb.provider.GetMappingResponse, methods: ["setProvider"] },
+    ConstructRequest: { message: pb.provider.ConstructRequest, methods: ["getType"] },
+    ErrorResourceInitFailed: {
+      message: pb.provider.ErrorResourceInitFailed,
+      methods: ["setId", "setProperties", "setReasonsList"],
+    },
+    PluginInfo: { message: pb.plugin.PluginInfo, methods: ["setVersion"] },
+    PluginAttach: { message: pb.plugin.PluginAttach, methods: ["getAddress"] },
+    LogRequest: { message: pb.engine.LogRequest, methods: ["setSeverity", "setMessage", "setUrn"] },
+    Status: { message: pb.status.Status, methods: ["setCode", "setMessage", "addDetails"] },
+  };
+
+  it("the ResourceProvider service has every RPC the plugin serves, at the engine's paths", () => {
+    const served = [
+      "handshake",
+      "getSchema",
+      "checkConfig",
+      "diffConfig",
+      "configure",
+      "invoke",
+      "check",
+      "diff",
+    ];
+    served.push("create", "read", "update", "delete", "construct", "cancel", "getPluginInfo", "attach");
+    served.push("getMapping", "getMappings", "call", "parameterize");
+    for (const name of served) {
+      const method = pb.providerService[name];
+      expect(method?.path).toBe(`/pulumirpc.ResourceProvider/${name[0].toUpperCase()}${name.slice(1)}`);
+      expect(method.requestStream || method.responseStream).toBe(false);
+    }
+  });
+
+  it("the Engine service has Log, at severity INFO = 1", () => {
+    expect(pb.engineService.log.path).toBe("/pulumirpc.Engine/Log");
+    expect(pb.engine.LogSeverity.INFO).toBe(1);
+  });
+
+  it.each(Object.entries(FIELDS))("%s has the fields the plugin uses", (_name, { message, methods }) => {
+    const instance = new message() as Record<string, unknown>;
+    for (const method of methods) expect(typeof instance[method]).toBe("function");
+  });
+
+  it("the kinds of a property diff and of a diff's changes are the kit's words", () => {
+    expect(pb.provider.PropertyDiff.Kind).toMatchObject({
+      ADD: 0,
+      ADD_REPLACE: 1,
+      DELETE: 2,
+      DELETE_REPLACE: 3,
+      UPDATE: 4,
+      UPDATE_REPLACE: 5,
+    });
+    expect(pb.provider.DiffResponse.DiffChanges).toMatchObject({
+      DIFF_UNKNOWN: 0,
+      DIFF_NONE: 1,
+      DIFF_SOME: 2,
+    });
+  });
+
+  it("a Struct carries unknowns and secrets as plain strings and objects, there and back", () => {
+    const value = {
+      a: sentinels.UNKNOWN,
+      b: { [sentinels.SIG_KEY]: sentinels.SECRET_SIG, value: { c: [1, "x"] } },
+    };
+    const bytes = pb.struct.Struct.fromJavaScript(value).serializeBinary();
+    expect(pb.struct.Struct.deserializeBinary(bytes).toJavaScript()).toEqual(value);
+  });
+
+  it("an ErrorResourceInitFailed packed in a Status comes out whole, under the type name the engine looks for", () => {
+    const detail = new pb.provider.ErrorResourceInitFailed().setId("id-1").setReasonsList(["why"]);
+    const any = new pb.any.Any();
+    any.pack(detail.serializeBinary(), INIT_FAILED_TYPE);
+    const sent = new pb.status.Status();
+    sent.addDetails(any);
+    const status = pb.status.Status.deserializeBinary(sent.serializeBinary());
+    const packed = status.getDetailsList()[0];
+    expect(packed.getTypeUrl()).toBe("type.googleapis.com/pulumirpc.ErrorResourceInitFailed");
+    expect(pb.provider.ErrorResourceInitFailed.deserializeBinary(packed.getValue_asU8()).getId()).toBe(
+      "id-1",
+    );
   });
 });

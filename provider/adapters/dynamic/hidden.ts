@@ -5,20 +5,20 @@
  * kit sees the inputs and puts them back into what the host stores. Users' states hold them:
  * their names never change.
  */
-import { PROVIDER_INPUT } from "../../pulumi-contract/provider-text";
+import { DYNAMIC_FACE_INPUTS } from "../../kit/hidden";
 import type { Props } from "../../kit/spec";
 
 /** The serialized provider, which Pulumi's dynamic provider host adds to inputs and outputs. */
-export { PROVIDER_INPUT };
+export const PROVIDER_INPUT = DYNAMIC_FACE_INPUTS.provider;
 
 /** The id to adopt, from the `import` resource option (see `kit/lifecycle/adopt.ts`). */
-export const IMPORT_INPUT = "__importId";
+export const IMPORT_INPUT = DYNAMIC_FACE_INPUTS.importId;
 
 /** The program's name of the resource (`db`): what the preview's line and the holds call it. */
-export const RESOURCE_NAME_INPUT = "__resourceName";
+export const RESOURCE_NAME_INPUT = DYNAMIC_FACE_INPUTS.resourceName;
 
 /** The `customTimeouts` option in milliseconds (`{create?, update?, delete?}`). */
-export const TIMEOUTS_INPUT = "__timeouts";
+export const TIMEOUTS_INPUT = DYNAMIC_FACE_INPUTS.timeouts;
 
 /** The dynamic face's hidden inputs, which the kit never sees. */
 export const DYNAMIC_INPUTS: readonly string[] = [

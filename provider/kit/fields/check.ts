@@ -47,16 +47,23 @@ export interface CheckFacts {
   secretOutputs?: readonly string[];
   /** Input names, when `schema` is not a plain object (a refined one): a failure of another property never lets its value be printed. */
   inputNames?: readonly string[];
+  /**
+   * Inputs the program gave as secrets (`pulumi.secret(...)`), whatever the table says of them:
+   * a failure about one never lets its value be printed either. Only the plugin knows them (the
+   * engine hands it secrets as such); Pulumi's dynamic provider host never says.
+   */
+  secretInputs?: Iterable<string>;
 }
 
 /**
- * `failures` as the engine may print them without a secret: a failure about a secret input or
- * about a property that is not an input becomes a failure of the resource whose reason names
- * the property (`property password (secret) must be at least 8 characters`), since the engine
- * prints the program's value beside any property a failure names. Others are kept as they are.
+ * `failures` as the engine may print them without a secret: a failure about a secret input (a
+ * secret row of the table, or an input the program gave as a secret) or about a property that
+ * is not an input becomes a failure of the resource whose reason names the property (`property
+ * password (secret) must be at least 8 characters`), since the engine prints the program's value
+ * beside any property a failure names. Others are kept as they are.
  */
 export function withoutPrintedValues(failures: CheckFailure[], facts: CheckFacts): CheckFailure[] {
-  const secret = new Set(facts.secretOutputs ?? []);
+  const secret = new Set([...(facts.secretOutputs ?? []), ...(facts.secretInputs ?? [])]);
   const inputs = facts.inputNames ? new Set(facts.inputNames) : undefined;
   return failures.map(({ property, reason }) => {
     if (property === "") return { property, reason };

@@ -185,12 +185,14 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     // The program's inputs, then (in the provider host) the configuration, then access to the
     // project and the resource's own read-only lookups: nothing is asked of an invalid program.
     async check(olds, news, call) {
-      const checked = checkInputs(spec.inputs, news, spec);
+      const facts = { ...spec, secretInputs: call.secretInputs };
+      const checked = checkInputs(spec.inputs, news, facts);
       if (!runtime.liveChecks()) return checked;
       const failures = [...checked.failures, ...configFailures(runtime)];
       if (failures.length > 0) return { inputs: checked.inputs, failures };
       const access = await checkAccess(runtime, news.projectId);
-      if (access && "failure" in access) return { inputs: checked.inputs, failures: [access.failure] };
+      if (access && "failure" in access)
+        return { inputs: checked.inputs, failures: withoutPrintedValues([access.failure], facts) };
       if (!access || !ops.verify) return checked;
       try {
         const found = await ops.verify(
@@ -198,7 +200,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           checked.inputs as I,
           olds,
         );
-        return { inputs: checked.inputs, failures: withoutPrintedValues(found, spec) };
+        return { inputs: checked.inputs, failures: withoutPrintedValues(found, facts) };
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
         call.log(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);

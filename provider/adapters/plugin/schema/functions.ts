@@ -8,7 +8,8 @@ import type { z } from "zod";
 import type { FunctionDeclaration } from "../../../functions/declarations";
 import { type DocSource, SUBJECTS, described } from "./docs";
 import type { FunctionSpec, ObjectTypeSpec, PropertySpec } from "./spec";
-import { type TypeCatalog, token, unwrap } from "./zod-types";
+import { tokenOf as token } from "../kinds";
+import { type TypeCatalog, unwrap } from "./zod-types";
 
 /** The kind and parts of a zod type's definition. */
 function defOf(type: z.ZodType): { type: string; options?: z.ZodType[]; element?: z.ZodType } {

@@ -12,7 +12,8 @@ import { languageSections } from "./languages";
 import { resourceSpec } from "./resources";
 import type { SchemaSources } from "./sources";
 import type { PackageSpec, ResourceSpec } from "./spec";
-import { TypeCatalog, token } from "./zod-types";
+import { PACKAGE, tokenOf as token } from "../kinds";
+import { TypeCatalog } from "./zod-types";
 
 /** The npm package's manifest, for what the schema repeats of it. */
 export interface Manifest {
@@ -27,9 +28,6 @@ export interface Manifest {
   /** Its peer dependencies: `@pulumi/pulumi`'s range is the generated SDKs'. */
   peerDependencies?: Record<string, string>;
 }
-
-/** The name of the package and of its plugin: the first part of every token. */
-export const PACKAGE_NAME = "mdb";
 
 /** What the package is, for the registry and the SDKs' READMEs. */
 const DESCRIPTION =
@@ -51,11 +49,11 @@ export function packageSchema(sources: SchemaSources, manifest: Manifest, docs: 
   const variables = configVariables(sources.config, catalog);
   const repository = typeof manifest.repository === "string" ? manifest.repository : manifest.repository?.url;
   return {
-    name: PACKAGE_NAME,
+    name: PACKAGE,
     displayName: "Managed Database",
     version: manifest.version,
     description: DESCRIPTION,
-    keywords: ["pulumi", PACKAGE_NAME, "database", "postgresql", "category/database", "kind/native"],
+    keywords: ["pulumi", PACKAGE, "database", "postgresql", "category/database", "kind/native"],
     ...(manifest.homepage ? { homepage: manifest.homepage } : {}),
     ...(repository ? { repository: repository.replace(/^git\+/, "").replace(/\.git$/, "") } : {}),
     ...(manifest.license ? { license: manifest.license } : {}),

@@ -6,13 +6,9 @@
  */
 import type { z } from "zod";
 import { type TypeFacts, typeFactsOf } from "../../../kit/fields/type-facts";
+import { tokenOf as token } from "../kinds";
 import { type DocSource, described } from "./docs";
 import type { ComplexTypeSpec, PropertySpec, TypeSpec } from "./spec";
-
-/** The package's token of a type, resource or function named `name`: `mdb:index:<name>`. */
-export function token(name: string): string {
-  return `mdb:index:${name}`;
-}
 
 /** A type with what its wrappers say. */
 export interface Unwrapped {

@@ -1,0 +1,262 @@
+/**
+ * The native plugin's protocol RPCs over real gRPC: Handshake and what an engine without it gets,
+ * CheckConfig (known keys pass, a misspelt one fails naming the closest), DiffConfig (never a
+ * replacement, the dynamic provider's settings included), Configure reaching the kit (a wrong
+ * API URL fails the check), GetPluginInfo, GetSchema, an unknown type token, Invoke of the
+ * functions, and Construct answered as not served yet.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as grpc from "@grpc/grpc-js";
+import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
+import { protocol } from "../../provider/pulumi-contract/grpc-protocol";
+import { type TestEmulator, startTestEmulator } from "../helpers/emulator";
+import { type CallFailure, type TestPlugin, secret, startTestPlugin, struct } from "../helpers/plugin";
+
+const pb = () => protocol().provider;
+let emu: TestEmulator;
+let plugin: TestPlugin;
+const packageVersion = JSON.parse(fs.readFileSync(`${__dirname}/../../package.json`, "utf8")).version;
+
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  plugin = await startTestPlugin();
+});
+afterAll(async () => {
+  await plugin?.close();
+  await emu?.close();
+});
+
+/** The failure of a call that must fail. */
+async function failure(promise: Promise<unknown>): Promise<CallFailure> {
+  return promise.then(
+    () => {
+      throw new Error("the call succeeded");
+    },
+    (error: CallFailure) => error,
+  );
+}
+
+const PROVIDER_URN = "urn:pulumi:dev::plugin-test::pulumi:providers:mdb::default";
+
+function checkConfig(news: Record<string, unknown>): Promise<ProviderPb.CheckResponse> {
+  return plugin.call("checkConfig", new (pb().CheckRequest)().setUrn(PROVIDER_URN).setNews(struct(news)));
+}
+
+describe("an engine that never calls Handshake (older than the plugin supports)", () => {
+  it.each([
+    ["checkConfig", () => new (pb().CheckRequest)().setUrn(PROVIDER_URN).setNews(struct({}))],
+    ["configure", () => new (pb().ConfigureRequest)().setArgs(struct({}))],
+  ])("%s fails, naming the CLI release the plugin needs", async (method, request) => {
+    const error = await failure(plugin.call(method, request()));
+    expect(error.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(error.message).toMatch(/needs Pulumi CLI 3\.143\.0 or later.*did not call the plugin's Handshake/);
+  });
+});
+
+describe("Handshake", () => {
+  it("accepts secrets, and takes resources and outputs as plain values", async () => {
+    const response = await plugin.call<ProviderPb.ProviderHandshakeResponse>(
+      "handshake",
+      new (pb().ProviderHandshakeRequest)().setEngineAddress("127.0.0.1:1"),
+    );
+    expect(response.toObject()).toMatchObject({
+      acceptSecrets: true,
+      acceptResources: false,
+      acceptOutputs: false,
+      supportsAutonamingConfiguration: false,
+    });
+  });
+});
+
+describe("CheckConfig", () => {
+  it("takes every key the provider reads, and the engine's version, as given", async () => {
+    const news = {
+      version: packageVersion,
+      apiUrl: emu.url,
+      publicKey: "key",
+      secretKey: secret("s3cr3t-value"),
+      projectId: "proj-1",
+      adoptExisting: "false",
+      callDeadlineMs: "60000",
+      maxRetryAfterMs: "0",
+    };
+    const response = await checkConfig(news);
+    expect(response.getFailuresList()).toEqual([]);
+    expect(response.getInputs()?.toJavaScript()).toEqual(news);
+  });
+
+  it("refuses a misspelt key, naming it and the closest key, never its value", async () => {
+    const response = await checkConfig({ apiURL: "http://x", secretKy: secret("s3cr3t-value") });
+    const failures = response.toObject().failuresList;
+    expect(failures).toEqual([
+      { property: "", reason: "mdb:apiURL is not a setting of pulumi-managed-db; did you mean mdb:apiUrl?" },
+      {
+        property: "",
+        reason: "mdb:secretKy is not a setting of pulumi-managed-db; did you mean mdb:secretKey?",
+      },
+    ]);
+    expect(JSON.stringify(failures)).not.toContain("s3cr3t-value");
+  });
+});
+
+describe("DiffConfig never replaces the provider", () => {
+  const diffConfig = async (olds: Record<string, unknown>, news: Record<string, unknown>) =>
+    (
+      await plugin.call<ProviderPb.DiffResponse>(
+        "diffConfig",
+        new (pb().DiffRequest)()
+          .setUrn(PROVIDER_URN)
+          .setOldInputs(struct(olds))
+          .setOlds(struct(olds))
+          .setNews(struct(news)),
+      )
+    ).toObject();
+
+  it("the same settings: no change", async () => {
+    const settings = { version: packageVersion, apiUrl: emu.url, secretKey: secret("a") };
+    expect(await diffConfig(settings, settings)).toMatchObject({
+      changes: 1,
+      replacesList: [],
+      diffsList: [],
+    });
+  });
+
+  it("another API URL or key: an update, never a replacement", async () => {
+    const diff = await diffConfig(
+      { apiUrl: "https://a.example.com", secretKey: secret("a") },
+      { apiUrl: "https://b.example.com", secretKey: secret("b"), projectId: "p" },
+    );
+    expect(diff).toMatchObject({ changes: 2, replacesList: [], deletebeforereplace: false });
+    expect(Object.fromEntries(diff.detaileddiffMap)).toEqual({
+      apiUrl: { kind: 4, inputdiff: true },
+      secretKey: { kind: 4, inputdiff: true },
+      projectId: { kind: 0, inputdiff: true },
+    });
+  });
+
+  it("the settings of Pulumi's dynamic provider (a stack moved by alias): no replacement", async () => {
+    const diff = await diffConfig({ version: "3.259.0" }, { version: packageVersion, apiUrl: emu.url });
+    expect(diff.replacesList).toEqual([]);
+    expect(Object.values(Object.fromEntries(diff.detaileddiffMap)).map((d) => d.kind)).not.toContain(5);
+  });
+});
+
+describe("Configure", () => {
+  it("hands the settings to the kit: a wrong API URL fails Check, naming mdb:apiUrl", async () => {
+    await plugin.configureFor(emu, { apiUrl: `${emu.origin}/api/v2` });
+    const { failures } = await plugin.check("mdb:index:Vpc", "net", {
+      cidr: "10.0.0.0/16",
+      regionCode: "us-east-1",
+    });
+    expect(failures).toEqual([
+      { property: "", reason: expect.stringMatching(/set by mdb:apiUrl \/ MDB_API_URL, does not answer as/) },
+    ]);
+  });
+
+  it("with the emulator's settings, Check passes", async () => {
+    await plugin.configureFor(emu);
+    const { failures } = await plugin.check("mdb:index:Vpc", "net", {
+      cidr: "10.0.0.0/16",
+      regionCode: "us-east-1",
+    });
+    expect(failures).toEqual([]);
+  });
+});
+
+describe("what the plugin is", () => {
+  it("GetPluginInfo: the package's version", async () => {
+    const info = await plugin.call<{ getVersion(): string }>("getPluginInfo", new (protocol().empty.Empty)());
+    expect(info.getVersion()).toBe(packageVersion);
+  });
+
+  it("GetSchema: the text of the package schema, plugin/schema.json unless told otherwise", async () => {
+    expect(plugin.server.context.schemaFile).toBe(path.resolve(__dirname, "../../plugin/schema.json"));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-schema-"));
+    const file = path.join(dir, "schema.json");
+    const text = JSON.stringify({ name: "mdb", version: packageVersion });
+    fs.writeFileSync(file, text);
+    const other = await startTestPlugin({ engine: false, schemaFile: file });
+    try {
+      const response = await other.call<ProviderPb.GetSchemaResponse>(
+        "getSchema",
+        new (pb().GetSchemaRequest)(),
+      );
+      expect(response.getSchema()).toBe(text);
+      fs.rmSync(file);
+      const error = await failure(other.call("getSchema", new (pb().GetSchemaRequest)()));
+      expect(error.message).toBe(
+        `the package schema ${file} cannot be read (ENOENT); this installation of pulumi-managed-db is ` +
+          "incomplete: install the package again",
+      );
+    } finally {
+      await other.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a type token it does not serve fails, naming it, the closest and every type", async () => {
+    const error = await failure(plugin.check("mdb:index:Servise", "x", {}));
+    expect(error.message).toBe(
+      'the mdb plugin has no resource type "mdb:index:Servise"; did you mean mdb:index:Service? ' +
+        "(its types: mdb:index:Service, mdb:index:ReadReplicaSet, mdb:index:Vpc, mdb:index:VpcPeering)",
+    );
+  });
+
+  it("Construct: not served yet, saying where the component is", async () => {
+    const error = await failure(
+      plugin.call("construct", new (pb().ConstructRequest)().setType("mdb:index:ProductionDatabase")),
+    );
+    expect(error.code).toBe(grpc.status.UNIMPLEMENTED);
+    expect(error.message).toMatch(/does not construct components yet \(mdb:index:ProductionDatabase\)/);
+  });
+});
+
+describe("Invoke runs the package's functions with the plugin's settings", () => {
+  const invoke = async (token: string, args: Record<string, unknown>) =>
+    (
+      await plugin.call<ProviderPb.InvokeResponse>(
+        "invoke",
+        new (pb().InvokeRequest)().setTok(token).setArgs(struct(args)),
+      )
+    )
+      .getReturn()
+      ?.toJavaScript();
+
+  beforeAll(async () => {
+    await emu.reset();
+    await plugin.configureFor(emu);
+    await emu.api("POST", `${emu.projectPath}/vpcs`, {
+      name: "core",
+      cidr: "10.0.0.0/16",
+      region_code: "us-east-1",
+    });
+  });
+
+  it("getVpc by name", async () => {
+    expect(await invoke("mdb:index:getVpc", { name: "core" })).toMatchObject({
+      name: "core",
+      cidr: "10.0.0.0/16",
+      projectId: emu.credentials.projectId,
+    });
+  });
+
+  it("a list comes back as an object: listVpcs → { vpcs }", async () => {
+    expect(await invoke("mdb:index:listVpcs", {})).toEqual({
+      vpcs: [expect.objectContaining({ name: "core" })],
+    });
+  });
+
+  it("a function's own error is the call's", async () => {
+    const error = await failure(invoke("mdb:index:getVpc", { name: "nothing-of-that-name" }));
+    expect(error.message).toMatch(/nothing-of-that-name/);
+  });
+
+  it("a function it does not serve fails, naming the closest", async () => {
+    const error = await failure(invoke("mdb:index:getVcp", {}));
+    expect(error.message).toMatch(
+      /^the mdb plugin has no function "mdb:index:getVcp"; did you mean mdb:index:getVpc\?/,
+    );
+  });
+});
