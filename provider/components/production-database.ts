@@ -9,77 +9,15 @@ import { ReadReplicaSet } from "../resources/read-replica-set";
 import { Service } from "../resources/service";
 import { Vpc } from "../resources/vpc";
 import { VpcPeering } from "../resources/vpc-peering";
+import {
+  PRODUCTION_DATABASE_DEFAULTS as DEFAULTS,
+  PRODUCTION_DATABASE_TYPE,
+  type ProductionDatabaseArgs,
+  type ProductionDatabaseOutputs,
+  type ProductionDatabaseRegistered,
+} from "./production-database-args";
 
-/** The peer of {@link ProductionDatabaseArgs.peering}: a VPC of another account. */
-export interface ProductionDatabasePeeringArgs {
-  /** Account that owns the peer VPC. */
-  peerAccountId: pulumi.Input<string>;
-  /** Region code of the peer VPC. Default: the database's `regionCode`. */
-  peerRegionCode?: pulumi.Input<string>;
-  /** Id of the peer VPC in its own cloud. */
-  peerVpcId: pulumi.Input<string>;
-}
-
-/** Inputs of a {@link ProductionDatabase}. Give exactly one of `cidr` and `vpcId`. */
-export interface ProductionDatabaseArgs {
-  /** Project of every resource. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. */
-  projectId?: pulumi.Input<string>;
-  /** Region code of the service, its VPC and replica sets, e.g. `us-east-1`. */
-  regionCode: pulumi.Input<string>;
-  /** CPU of the service in milli-cores (a multiple of 250). */
-  cpuMillis: pulumi.Input<number>;
-  /** Memory of the service in GiB. */
-  memoryGbs: pulumi.Input<number>;
-  /**
-   * IPv4 block of a new VPC for the database, e.g. `10.60.0.0/16` (the policy pack wants a
-   * private /16../28 block that overlaps no other VPC of the stack). Exclusive with `vpcId`.
-   */
-  cidr?: pulumi.Input<string>;
-  /** Id of an existing VPC (of `regionCode`) to attach the service to instead. Exclusive with `cidr`. */
-  vpcId?: pulumi.Input<string>;
-  /** Name of the new VPC. Default: generated from the component's name (`<name>-vpc-<suffix>`). */
-  vpcName?: pulumi.Input<string>;
-  /** Name of the service. Default: generated from the component's name (`<name>-db-<suffix>`). */
-  serviceName?: pulumi.Input<string>;
-  /**
-   * `TIMESERIESDB` (or `TIMESCALEDB`, the vendor's name of the same type), `POSTGRES` or `VECTOR`.
-   * Default `POSTGRES`, what the API creates with no add-on.
-   */
-  serviceType?: pulumi.Input<"TIMESERIESDB" | "TIMESCALEDB" | "POSTGRES" | "VECTOR">;
-  /** HA replicas of the service, 1..2. Default 1: a standby to fail over to. */
-  replicaCount?: pulumi.Input<number>;
-  /**
-   * How many HA replicas are synchronous, 0..replicaCount. Default 1: a commit waits for the
-   * standby, so a failover loses no acknowledged write (at the cost of some write latency).
-   */
-  syncReplicaCount?: pulumi.Input<number>;
-  /** Password of the service (secret, 8+ characters). Default: keep the initial password. */
-  password?: pulumi.Input<string>;
-  /** Database user the connection URIs name. Default `tsdbadmin`, the service's own. */
-  username?: pulumi.Input<string>;
-  /** Database the connection URIs name. Default `tsdb`, the service's own. */
-  databaseName?: pulumi.Input<string>;
-  /**
-   * How many read replica sets to create, 0 or more (a plain number: it decides how many
-   * resources the program declares). Default 1.
-   */
-  readReplicaSets?: number;
-  /** Nodes of each read replica set. Default 2, so a read endpoint survives the loss of a node. */
-  readReplicaNodes?: pulumi.Input<number>;
-  /** CPU per node of each read replica set, in milli-cores. Default: the service's `cpuMillis`. */
-  readReplicaCpuMillis?: pulumi.Input<number>;
-  /** Memory per node of each read replica set, in GiB. Default: the service's `memoryGbs`. */
-  readReplicaMemoryGbs?: pulumi.Input<number>;
-  /** A peering from the database's VPC to a VPC of another account. Default: none. */
-  peering?: ProductionDatabasePeeringArgs;
-  /**
-   * Whether deleting is refused. Default true. Sets the `deletionProtection` input of the
-   * service and the new VPC, and the `protect` option of the replica sets and the peering (so
-   * a `pulumi destroy` deletes nothing rather than the replicas first). A plain boolean, since
-   * `protect` must be known when the program runs. To delete, set it false and `pulumi up` first.
-   */
-  deletionProtection?: boolean;
-}
+export type { ProductionDatabaseArgs, ProductionDatabasePeeringArgs } from "./production-database-args";
 
 /** Throws unless exactly one of `cidr` and `vpcId` is given, and the count is a whole number. */
 function checkShape(name: string, args: ProductionDatabaseArgs): void {
@@ -124,24 +62,24 @@ export class ProductionDatabase extends pulumi.ComponentResource {
   /** The VPC the component created; undefined when given an existing `vpcId`. */
   readonly vpc: Vpc | undefined;
   /** Id of the VPC the service is attached to (the new one or the given one). */
-  readonly vpcId: pulumi.Output<string>;
+  readonly vpcId: pulumi.Output<ProductionDatabaseOutputs["vpcId"]>;
   /** The read replica sets, in order (`<name>-reads-1`, ...). */
   readonly replicaSets: ReadReplicaSet[];
   /** The peering, when `peering` was given. */
   readonly peering: VpcPeering | undefined;
   /** `postgres://` URI of the service (secret). */
-  readonly connectionUri: pulumi.Output<string>;
+  readonly connectionUri: pulumi.Output<ProductionDatabaseOutputs["connectionUri"]>;
   /** `postgres://` URI of the service's connection pooler (secret). */
-  readonly poolerConnectionUri: pulumi.Output<string>;
+  readonly poolerConnectionUri: pulumi.Output<ProductionDatabaseOutputs["poolerConnectionUri"]>;
   /** `postgres://` URIs of the read replica sets, in order (secret). */
-  readonly readReplicaConnectionUris: pulumi.Output<string[]>;
+  readonly readReplicaConnectionUris: pulumi.Output<ProductionDatabaseOutputs["readReplicaConnectionUris"]>;
 
   constructor(name: string, args: ProductionDatabaseArgs, opts?: pulumi.ComponentResourceOptions) {
     // Refuse a wrong shape before anything is registered.
     checkShape(name, args);
-    const replicaCount = haReplicas(name, args.replicaCount ?? 1);
-    super("mdb:index:ProductionDatabase", name, {}, opts);
-    const protection = args.deletionProtection ?? true;
+    const replicaCount = haReplicas(name, args.replicaCount ?? DEFAULTS.replicaCount);
+    super(PRODUCTION_DATABASE_TYPE, name, {}, opts);
+    const protection = args.deletionProtection ?? DEFAULTS.deletionProtection;
     const child: pulumi.CustomResourceOptions = { parent: this };
     // Without deletion protection, children inherit the component's own `protect` option.
     const protectedChild: pulumi.CustomResourceOptions = {
@@ -165,12 +103,12 @@ export class ProductionDatabase extends pulumi.ComponentResource {
       {
         projectId,
         name: args.serviceName,
-        serviceType: args.serviceType ?? "POSTGRES",
+        serviceType: args.serviceType ?? DEFAULTS.serviceType,
         regionCode,
         cpuMillis: args.cpuMillis,
         memoryGbs: args.memoryGbs,
         replicaCount,
-        syncReplicaCount: args.syncReplicaCount ?? 1,
+        syncReplicaCount: args.syncReplicaCount ?? DEFAULTS.syncReplicaCount,
         environment: "PROD",
         connectionPooler: true,
         password: args.password,
@@ -183,14 +121,14 @@ export class ProductionDatabase extends pulumi.ComponentResource {
     );
 
     this.replicaSets = Array.from(
-      { length: args.readReplicaSets ?? 1 },
+      { length: args.readReplicaSets ?? DEFAULTS.readReplicaSets },
       (_, i) =>
         new ReadReplicaSet(
           `${name}-reads-${i + 1}`,
           {
             projectId,
             serviceId: this.service.serviceId,
-            nodes: args.readReplicaNodes ?? 2,
+            nodes: args.readReplicaNodes ?? DEFAULTS.readReplicaNodes,
             cpuMillis: args.readReplicaCpuMillis ?? args.cpuMillis,
             memoryGbs: args.readReplicaMemoryGbs ?? args.memoryGbs,
             environment: "PROD",
@@ -227,7 +165,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
       pulumi.all(this.replicaSets.map((r) => r.connectionUri)),
     ) as pulumi.Output<string[]>;
 
-    this.registerOutputs({
+    const registered: ProductionDatabaseRegistered = {
       serviceId: this.service.serviceId,
       vpcId: this.vpcId,
       replicaSetIds: this.replicaSets.map((r) => r.replicaSetId),
@@ -235,6 +173,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
       connectionUri: this.connectionUri,
       poolerConnectionUri: this.poolerConnectionUri,
       readReplicaConnectionUris: this.readReplicaConnectionUris,
-    });
+    };
+    this.registerOutputs(registered);
   }
 }

@@ -85,6 +85,19 @@ describe("create", () => {
     expect(await listServices()).toHaveLength(1);
   });
 
+  it("a fork's forkedFrom shows its source and, as the stack remembers them, the strategy and time", async () => {
+    const source = await services.create(BASE);
+    // Not before the source was created, nor in the future, on the emulator's clock.
+    const targetTime = new Date(Date.parse(String(source.outs.created))).toISOString();
+    const forkFrom = { serviceId: source.id, strategy: "PITR", targetTime };
+    const fork = await services.create({ ...BASE, name: "orders-pitr", forkFrom });
+    const forkedFrom = { projectId: emu.credentials.projectId, serviceId: source.id, isStandby: false };
+    expect(fork.outs.forkedFrom).toEqual({ ...forkedFrom, strategy: "PITR", targetTime });
+    // A refresh keeps them; an import (no state) knows only what the API says.
+    expect((await services.read(fork.id, fork.outs)).props?.forkedFrom).toEqual(fork.outs.forkedFrom);
+    expect((await services.read(fork.id, {})).props?.forkedFrom).toEqual(forkedFrom);
+  });
+
   it("applies what the create call cannot carry, in the documented order", async () => {
     const vpcId = await createVpc("net", "10.1.0.0/16");
     const { result: state, calls } = await recordCalls(emu, () =>

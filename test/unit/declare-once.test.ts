@@ -29,7 +29,7 @@ const { input, name, output, setting } = rowsOf<WidgetRecord>();
 
 const WIDGET_FIELDS = {
   /** Id of the widget (the `vpc_id` of the operations it stands on). */
-  vpcId: output<string>({ stable: true, fromId: true, read: (r) => r.id }),
+  vpcId: output(z.string(), { stable: true, fromId: true, read: (r) => r.id }),
   /** Project of the widget. */
   projectId: PROJECT_ID_ROW,
   /** Name of the widget. Change: in place (renameVpc, standing in for the widget's own rename). */
@@ -43,7 +43,7 @@ const WIDGET_FIELDS = {
   /** A note only the stack keeps (secret). */
   note: setting(z.string().optional(), { secret: true }),
   /** What the API says of it. */
-  status: output<string>({ read: (r) => r.state }),
+  status: output(z.string(), { read: (r) => r.state }),
 };
 
 const WIDGET: ResourceDefinition<typeof WIDGET_FIELDS, "vpcId"> = {

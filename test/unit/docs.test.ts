@@ -1,7 +1,8 @@
 /**
- * The docs that follow from the field tables (README's "What a change does" and
- * docs/resources.md) are what `npm run docs` writes from the current tables: a changed row
- * without regenerated docs fails here, naming the file.
+ * What follows from the declarations (README's generated tables, docs/resources.md and the
+ * plugin's package schema plugin/schema.json) is what `npm run docs` writes from the current
+ * field tables, function, component and configuration declarations and their doc comments: a
+ * changed row (or doc comment) without regenerated files fails here, naming the file.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,7 +18,7 @@ beforeAll(() => {
     throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
 });
 
-it("README.md and docs/resources.md hold what `npm run docs` writes", () => {
+it("README.md, docs/resources.md and plugin/schema.json hold what `npm run docs` writes", () => {
   // A child process, as a contributor runs it (prettier, which formats the tables, loads its
   // plugins with dynamic imports that jest's module system refuses).
   const run = spawnSync(process.execPath, [path.join(root, "scripts", "docs.js"), "--check"], {

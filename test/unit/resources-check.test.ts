@@ -61,10 +61,12 @@ describe("a property the resource does not know", () => {
     ]);
   });
 
-  it("inside forkFrom, names it and suggests the closest field", async () => {
+  it("inside forkFrom, names it and suggests the closest field, as the resource's failures", async () => {
     const forkFrom = { serviceId: "svc0", strategie: "NOW" };
+    // The engine prints a property's value beside its failure: an object would print as a Go map.
     expect(await failuresOf("service", { ...VALID.service, forkFrom })).toEqual([
-      "forkFrom: forkFrom.strategy: is required; has no property strategie; did you mean strategy?",
+      ": property forkFrom.strategy is required",
+      ": property forkFrom has no property strategie; did you mean strategy?",
     ]);
   });
 
@@ -108,12 +110,28 @@ describe("wording", () => {
     [
       "forkFrom",
       { serviceId: "s", strategy: "LATEST" },
-      "forkFrom: forkFrom.strategy: must be one of LAST_SNAPSHOT, NOW, PITR",
+      ": property forkFrom.strategy must be one of LAST_SNAPSHOT, NOW, PITR",
     ],
     [
       "forkFrom",
       { serviceId: "s", strategy: "PITR", targetTime: "yesterday" },
-      "forkFrom: forkFrom.targetTime: must be an ISO 8601 date-time",
+      ": property forkFrom.targetTime must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z",
+    ],
+    [
+      "forkFrom",
+      { serviceId: "s", strategy: "PITR", targetTime: "2026-11-01T10:00:00" },
+      ": property forkFrom.targetTime has no time zone: add one, e.g. 2026-11-01T10:00:00Z (UTC) or 2026-11-01T10:00:00+02:00",
+    ],
+    [
+      "forkFrom",
+      { serviceId: "s", strategy: "PITR", targetTime: "2026-11-01T10:00" },
+      ": property forkFrom.targetTime has no time zone: add one, e.g. 2026-11-01T10:00:00Z (UTC) or 2026-11-01T10:00:00+02:00",
+    ],
+    ["forkFrom", "svc-1", "forkFrom: must be an object"],
+    [
+      "finalFork",
+      { cpuMillis: 100 },
+      ": property finalFork.cpuMillis must be a multiple of 250 from 250 to 64000",
     ],
     ["environment", "QA", "environment: must be PROD or DEV"],
     ["paused", "no", "paused: must be true or false"],

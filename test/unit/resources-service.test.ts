@@ -30,22 +30,23 @@ async function failuresOf(news: Record<string, unknown>) {
 describe("Service check", () => {
   it("requires targetTime for PITR forks and refuses it otherwise", async () => {
     expect(await failuresOf({ ...valid, forkFrom: { serviceId: "abc", strategy: "PITR" } })).toEqual([
-      "forkFrom: forkFrom.targetTime: is required when strategy is PITR",
+      ": property forkFrom.targetTime is required when strategy is PITR",
     ]);
     expect(
       await failuresOf({
         ...valid,
         forkFrom: { serviceId: "abc", strategy: "NOW", targetTime: "2026-01-01T00:00:00Z" },
       }),
-    ).toEqual(["forkFrom: forkFrom.targetTime: is only allowed when strategy is PITR"]);
+    ).toEqual([": property forkFrom.targetTime is only allowed when strategy is PITR"]);
     expect(await failuresOf({ ...valid, forkFrom: { serviceId: "abc", strategy: "YESTERDAY" } })).toEqual([
-      "forkFrom: forkFrom.strategy: must be one of LAST_SNAPSHOT, NOW, PITR",
+      ": property forkFrom.strategy must be one of LAST_SNAPSHOT, NOW, PITR",
     ]);
   });
 
   it("checks the final fork's options like a service's", async () => {
     expect(await failuresOf({ ...valid, finalFork: { cpuMillis: 300, memoryGbs: 0 } })).toEqual([
-      "finalFork: finalFork.cpuMillis: must be a multiple of 250 from 250 to 64000; finalFork.memoryGbs: must be a whole number from 1 to 1024",
+      ": property finalFork.cpuMillis must be a multiple of 250 from 250 to 64000",
+      ": property finalFork.memoryGbs must be a whole number from 1 to 1024",
     ]);
     expect(await failuresOf({ ...valid, finalFork: { name: "archive", nodes: 2 } })).toHaveLength(1);
     expect(await failuresOf({ ...valid, finalFork: { name: "archive", cpuMillis: 500 } })).toEqual([]);

@@ -6,6 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { AnyInputRow, FieldTable, ValueOf } from "../../kit/fields/field-table";
+import type { PlainMark } from "../../kit/fields/type-facts";
 
 /** An input as a program may give it: a value, an Output, or an object or array of those. */
 export type Inputs<T> = undefined extends T ? DefinedInputs<NonNullable<T>> | undefined : DefinedInputs<T>;
@@ -37,3 +38,22 @@ type ArgOf<Rw> = Rw extends { readonly type: infer Z extends z.ZodType } ? Input
 export type OutputProps<F extends FieldTable> = {
   readonly [K in keyof F]: pulumi.Output<ValueOf<F[K]>>;
 };
+
+/**
+ * The args of a declaration written as one zod object (a component's): each field as a program
+ * gives it, an Input unless marked plain (`plain()` outermost), where a plain object's own
+ * fields are Inputs; optional when it may be absent.
+ */
+export type ArgsOfObject<Z extends z.ZodType> = {
+  [K in keyof z.input<Z>]: FieldArg<FieldOf<Z, K>, z.input<Z>[K]>;
+};
+/** The zod type of field `K` of the object type `Z`. */
+type FieldOf<Z, K> = Z extends { readonly shape: infer S } ? (K extends keyof S ? S[K] : never) : never;
+/** A field as a program gives it: plain (its own value, an object's fields as Inputs), or an Input. */
+type FieldArg<F, T> = F extends PlainMark
+  ? undefined extends T
+    ? PlainArg<NonNullable<T>> | undefined
+    : PlainArg<T>
+  : Inputs<T>;
+/** A plain value: itself, or an object of Inputs. */
+type PlainArg<T> = [T] extends [object] ? { [K in keyof T]: Inputs<T[K]> } : T;

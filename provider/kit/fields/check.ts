@@ -9,7 +9,8 @@
  * `issueCheckFailures`), secrets included. So a failure about a secret input, or about a
  * property the resource does not know (a misspelt `pasword` is likely a secret), is handed to
  * the engine as a failure of the resource, naming the property in its reason: the engine then
- * has no value to print ({@link withoutPrintedValues}).
+ * has no value to print ({@link withoutPrintedValues}). So is a failure about an object's field
+ * or about an object as a whole (`forkFrom`), which the engine would print as a Go map.
  */
 import type { z } from "zod";
 import { UNKNOWN as UNKNOWN_VALUE } from "../../pulumi-contract/sentinels";
@@ -72,6 +73,18 @@ export function withoutPrintedValues(failures: CheckFailure[], facts: CheckFacts
   });
 }
 
+/**
+ * The failure about `path` (`forkFrom.targetTime`, `cpuMillis`), whose top property holds
+ * `value`. A failure inside an object, or about an object or a list, is the resource's, naming
+ * the path: the engine would print the whole value beside the property (a Go map dump,
+ * `{map[serviceId:{...}]}`), or nothing at all for a nested path it cannot look up.
+ */
+function namedByPath(path: string, reason: string, value: unknown): CheckFailure {
+  if (path === "" || (!path.includes(".") && (value === null || typeof value !== "object")))
+    return { property: path, reason };
+  return { property: "", reason: `property ${path} ${reason}` };
+}
+
 /** The inputs `schema` declares (its object shape), or none when it is not an object schema. */
 export function inputNames(schema: z.ZodType): string[] {
   const shape = (schema as { shape?: unknown }).shape;
@@ -114,18 +127,27 @@ export function checkInputs<T extends z.ZodType>(
     for (const key of Object.keys(news)) if (HIDDEN_INPUTS.has(key)) inputs[key] = news[key];
     return { inputs, failures };
   }
-  // One failure per property: several problems with one value are joined in its reason.
+  // One failure per property (or field of one): several problems with one value are joined.
   const reasons = new Map<string, string[]>();
   for (const issue of result.success ? [] : result.error.issues) {
     // An issue of no property (a rule across the inputs) is the resource's.
     const property = issue.path.length ? String(issue.path[0]) : "";
     if (isUnknown(news[property])) continue;
-    const where = issue.path.length > 1 ? `${issue.path.map(String).join(".")}: ` : "";
-    const list = reasons.get(property) ?? [];
-    if (!list.includes(`${where}${issue.message}`)) list.push(`${where}${issue.message}`);
-    reasons.set(property, list);
+    const path = issue.path.map(String).join(".");
+    const list = reasons.get(path) ?? [];
+    if (!list.includes(issue.message)) list.push(issue.message);
+    reasons.set(path, list);
   }
-  failures.push(...[...reasons].map(([property, list]) => ({ property, reason: list.join("; ") })));
+  const secret = new Set(facts.secretOutputs ?? []);
+  for (const [path, list] of reasons) {
+    const top = path.split(".")[0];
+    // A secret's failure is made the resource's below, with "(secret)" in its reason.
+    failures.push(
+      secret.has(top) && path === top
+        ? { property: top, reason: list.join("; ") }
+        : namedByPath(path, list.join("; "), news[top]),
+    );
+  }
   // Only unknowns failed: keep the inputs as given; create/update see them resolved.
   return { inputs: news, failures: withoutPrintedValues(failures, printable) };
 }

@@ -3,6 +3,8 @@
  * the resources that serve a database (`Service`, `ReadReplicaSet`). Everything built here
  * holds a password: the resources declare these outputs secret.
  */
+import { z } from "zod";
+import { named } from "./type-facts";
 
 /** Where and as whom to connect. */
 export interface ConnectionTarget {
@@ -19,16 +21,26 @@ export interface ConnectionTarget {
 }
 
 /** The environment libpq (psql, pg_dump, most drivers) reads; every value a string. */
-export interface PgEnv {
-  PGHOST: string;
-  /** The port, as a string of digits. */
-  PGPORT: string;
-  PGUSER: string;
-  PGPASSWORD: string;
-  PGDATABASE: string;
-  /** Always `require`: the service takes TLS connections only. */
-  PGSSLMODE: string;
-}
+export const pgEnvShape = named(
+  "PgEnv",
+  z.object({
+    /** Host of the endpoint. */
+    PGHOST: z.string(),
+    /** The port, as a string of digits. */
+    PGPORT: z.string(),
+    /** Database user. */
+    PGUSER: z.string(),
+    /** Password of that user. */
+    PGPASSWORD: z.string(),
+    /** Database to connect to. */
+    PGDATABASE: z.string(),
+    /** Always `require`: the service takes TLS connections only. */
+    PGSSLMODE: z.string(),
+  }),
+);
+
+/** The environment libpq (psql, pg_dump, most drivers) reads; every value a string. */
+export type PgEnv = z.output<typeof pgEnvShape>;
 
 /** TLS is required by the service; a client that could fall back to plain text must not. */
 export const SSL_MODE = "require";

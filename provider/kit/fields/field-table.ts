@@ -38,9 +38,11 @@ interface RowFacts<R> {
   fromId?: boolean;
   /**
    * Its observed value in a record of the API; absent for what no record shows (a setting, a
-   * write-only input), which the outputs take from what the stack remembers.
+   * write-only input), which the outputs take from what the stack remembers. `memory` is what
+   * the stack remembers of the resource (its settings and what its provider keeps), for a value
+   * the record shows only in part.
    */
-  read?: (record: R, ref: ResourceRef<string>) => unknown;
+  read?: (record: R, ref: ResourceRef<string>, memory: Readonly<Record<string, unknown>>) => unknown;
   /**
    * Its value right after the create call, from the checked inputs `want`, when the create
    * does not carry it (a setting made by a later call); absent: the input's own value. The
@@ -50,72 +52,111 @@ interface RowFacts<R> {
 }
 
 /**
- * An input of a resource (also an output: its value as observed). `O` is the output's type
- * when it differs from the input's (a `projectId` given or not is always resolved).
+ * An input of a resource (also an output: its value as observed). `OZ` is the output's type
+ * when it differs from the input's (a `projectId` given or not is always resolved; a setting
+ * may be absent from states written before it existed).
  */
-export interface InputRow<Z extends z.ZodType = z.ZodType, R = never, O = z.output<Z>> extends RowFacts<R> {
+export interface InputRow<
+  Z extends z.ZodType = z.ZodType,
+  R = never,
+  OZ extends z.ZodType = Z,
+> extends RowFacts<R> {
   /** Which kind of row. */
   readonly role: "input";
   /** Type and limits; a `.default()` is the value an absent input means, in check and diff. */
   readonly type: Z;
+  /** Its type as an output (the value observed): `type` itself unless it differs. */
+  readonly outputType: OZ;
   /** How a change is carried out. */
   readonly change: Change;
   /** Equality of desired and observed values, where plain deep equality is wrong. */
   readonly equals?: (desired: unknown, observed: unknown) => boolean;
-  /** Carries the output's type only (never set; a function type keeps `undefined` in `O`). */
-  readonly _output?: () => O;
 }
 
-/** An output only: what the API (or the provider) adds. `T` is its type. */
-export interface OutputRow<T = unknown, R = never> extends RowFacts<R> {
+/** An output only: what the API (or the provider) adds, of type `Z` (never parsed: it describes). */
+export interface OutputRow<Z extends z.ZodType = z.ZodType, R = never> extends RowFacts<R> {
   /** Which kind of row. */
   readonly role: "output";
-  /** Carries the type only (never set). */
-  readonly _type?: T;
+  /** Its type, for the class, the schema and the docs. */
+  readonly type: Z;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- a table's rows read records of its own type */
 /** An input row of any table. */
-export type AnyInputRow = InputRow<z.ZodType, any, any>;
+export type AnyInputRow = InputRow<z.ZodType, any, z.ZodType>;
 /** A row of a field table. */
-export type Row = AnyInputRow | OutputRow<unknown, any>;
+export type Row = AnyInputRow | OutputRow<z.ZodType, any>;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 /** A field table: the rows of a resource, by property name. */
 export type FieldTable = Record<string, Row>;
 
+/** What a secret row's type says of it, so types can tell secret rows apart (see {@link SecretName}). */
+export interface SecretMark {
+  /** Secret. */
+  readonly secret: true;
+}
+
+/** The facts of an input row. */
+type InputFacts<R> = RowFacts<R> & { equals?: InputRow["equals"] };
+
+/** The row builders of a resource whose API record is `R` (see {@link rowsOf}). */
+export interface RowBuilders<R> {
+  /** An input of type `type`, changed as `change` says. */
+  input<Z extends z.ZodType>(
+    type: Z,
+    change: Change,
+    facts: InputFacts<R> & SecretMark,
+  ): InputRow<Z, R> & SecretMark;
+  input<Z extends z.ZodType>(type: Z, change: Change, facts?: InputFacts<R>): InputRow<Z, R>;
+  /**
+   * A setting: an input only the stack keeps (no record shows it, no call carries it), so its
+   * output may be absent (states written before it existed).
+   */
+  setting<Z extends z.ZodType>(
+    type: Z,
+    facts: RowFacts<R> & SecretMark,
+  ): InputRow<Z, R, z.ZodOptional<Z>> & SecretMark;
+  setting<Z extends z.ZodType>(type: Z, facts?: RowFacts<R>): InputRow<Z, R, z.ZodOptional<Z>>;
+  /** The resource's `name`: optional in the args, since the class generates a missing one (see `naming.ts`). */
+  name<Z extends z.ZodType>(
+    type: Z,
+    change: Change,
+    facts?: RowFacts<R>,
+  ): InputRow<Z, R> & { readonly generated: true };
+  /** An output of type `type`. */
+  output<Z extends z.ZodType>(type: Z, facts: RowFacts<R> & SecretMark): OutputRow<Z, R> & SecretMark;
+  output<Z extends z.ZodType>(type: Z, facts?: RowFacts<R>): OutputRow<Z, R>;
+}
+
 /** The row builders of a resource whose API record is `R`, so `read` is typed. */
-export function rowsOf<R>() {
+export function rowsOf<R>(): RowBuilders<R> {
   return {
-    /** An input of type `type`, changed as `change` says. */
-    input<Z extends z.ZodType>(
-      type: Z,
-      change: Change,
-      facts: RowFacts<R> & { equals?: InputRow["equals"] } = {},
-    ): InputRow<Z, R> {
-      return { role: "input", type, change, ...facts };
-    },
-    /**
-     * A setting: an input only the stack keeps (no record shows it, no call carries it), so its
-     * output may be absent (states written before it existed).
-     */
-    setting<Z extends z.ZodType>(type: Z, facts: RowFacts<R> = {}): InputRow<Z, R, z.output<Z> | undefined> {
-      return { role: "input", type, change: { stackOnly: true }, ...facts };
-    },
-    /** The resource's `name`: optional in the args, since the class generates a missing one (see `naming.ts`). */
-    name<Z extends z.ZodType>(
-      type: Z,
-      change: Change,
-      facts: RowFacts<R> = {},
-    ): InputRow<Z, R> & { readonly generated: true } {
-      return { role: "input", type, change, generated: true, ...facts };
-    },
-    /** An output of type `T`. */
-    output<T>(facts: RowFacts<R> = {}): OutputRow<T, R> {
-      return { role: "output", ...facts };
-    },
+    input: (type: z.ZodType, change: Change, facts: InputFacts<R> = {}) =>
+      ({ role: "input", type, outputType: type, change, ...facts }) as never,
+    setting: (type: z.ZodType, facts: RowFacts<R> = {}) =>
+      ({ role: "input", type, outputType: type.optional(), change: { stackOnly: true }, ...facts }) as never,
+    name: (type: z.ZodType, change: Change, facts: RowFacts<R> = {}) =>
+      ({ role: "input", type, outputType: type, change, generated: true, ...facts }) as never,
+    output: (type: z.ZodType, facts: RowFacts<R> = {}) => ({ role: "output", type, ...facts }) as never,
   };
 }
+
+/** Names of the secret rows of table `F`. */
+export type SecretName<F extends FieldTable> = {
+  [K in keyof F]: F[K] extends { readonly secret: true } ? K : never;
+}[keyof F] &
+  string;
+
+/** A row's type as an output: its own, or its `outputType` for an input whose output differs. */
+export type OutputTypeOf<Rw> = Rw extends {
+  readonly role: "input";
+  readonly outputType: infer OZ extends z.ZodType;
+}
+  ? OZ
+  : Rw extends { readonly role: "output"; readonly type: infer Z extends z.ZodType }
+    ? Z
+    : never;
 
 /** Input names of table `F`. */
 export type InputName<F extends FieldTable> = {
@@ -137,11 +178,14 @@ type Optionals<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K]
   [K in keyof T as undefined extends T[K] ? K : never]?: T[K];
 };
 
-/** The value of a row in the outputs. */
-export type ValueOf<Rw> = Rw extends { readonly role: "input"; readonly _output?: () => infer O }
-  ? O
-  : Rw extends OutputRow<infer T>
-    ? T
+/** The value of a row in the outputs: its output type's. */
+export type ValueOf<Rw> = Rw extends {
+  readonly role: "input";
+  readonly outputType: infer OZ extends z.ZodType;
+}
+  ? z.output<OZ>
+  : Rw extends { readonly role: "output"; readonly type: infer Z extends z.ZodType }
+    ? z.output<Z>
     : never;
 
 /** The outputs the provider reports: every row, as observed (an output may be absent). */
@@ -266,7 +310,7 @@ export function readOutputs<F extends FieldTable, P extends string>(
   const kept = memory as Record<string, unknown>;
   const outs: Record<string, unknown> = {};
   for (const [name, row] of Object.entries(def.fields as FieldTable))
-    outs[name] = kept[name] !== undefined ? kept[name] : row.read?.(record as never, ref);
+    outs[name] = kept[name] !== undefined ? kept[name] : row.read?.(record as never, ref, kept);
   return outs as OutputsOf<F>;
 }
 

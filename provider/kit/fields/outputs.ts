@@ -1,9 +1,11 @@
 /**
- * Output mapping shared by the resources. Outputs go to the engine as protobuf Structs, which
+ * Output shapes and mapping shared by the resources. Outputs go to the engine as protobuf Structs, which
  * cannot hold `undefined`, so undefined members are dropped at every depth (an absent output
  * and an undefined one mean the same); and a refreshed or imported resource gives back, as its
  * inputs, exactly the properties its diff rules name.
  */
+import { z } from "zod";
+import { named } from "./type-facts";
 
 /** A copy of `value` without undefined members, at every depth. */
 export function withoutUndefined<T>(value: T): T {
@@ -17,12 +19,18 @@ export function withoutUndefined<T>(value: T): T {
 }
 
 /** A host and port, as every endpoint output shows it. */
-export interface EndpointOutput {
-  /** Host name. */
-  host: string;
-  /** TCP port. */
-  port: number;
-}
+export const endpointShape = named(
+  "Endpoint",
+  z.object({
+    /** Host name. */
+    host: z.string(),
+    /** TCP port. */
+    port: z.int(),
+  }),
+);
+
+/** A host and port, as every endpoint output shows it. */
+export type EndpointOutput = z.output<typeof endpointShape>;
 
 /** The endpoint output of an API endpoint (`{host, port}`, extra fields left out). */
 export function endpointOf(e: { host: string; port: number } | null | undefined): EndpointOutput | undefined {

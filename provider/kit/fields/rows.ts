@@ -12,11 +12,14 @@ const { input, setting } = rowsOf<unknown>();
  * `projectId`: unset means "the configured project", so only a project given and different from
  * the one in use replaces the resource. The output is the resolved project.
  */
-export const PROJECT_ID_ROW: InputRow<typeof projectIdField, unknown, string> = input(
-  projectIdField,
-  { replace: "a resource cannot move to another project" },
-  { stable: true, equals: (d, o) => d === undefined || d === o, read: (_record, ref) => ref.projectId },
-) as InputRow<typeof projectIdField, unknown, string>;
+export const PROJECT_ID_ROW: InputRow<typeof projectIdField, unknown, typeof nonEmpty> = {
+  ...input(
+    projectIdField,
+    { replace: "a resource cannot move to another project" },
+    { stable: true, equals: (d, o) => d === undefined || d === o, read: (_record, ref) => ref.projectId },
+  ),
+  outputType: nonEmpty,
+};
 
 /** `deletionProtection`: while true, a delete is refused before any API call. Default false. */
 export const DELETION_PROTECTION_ROW = setting(flagField(false));

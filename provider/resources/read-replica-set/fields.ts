@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
-import { type EndpointOutput, endpointOf } from "../../kit/fields/outputs";
+import { endpointOf, endpointShape } from "../../kit/fields/outputs";
 import { DATABASE_NAME_ROW, PROJECT_ID_ROW, USERNAME_ROW } from "../../kit/fields/rows";
 import {
   cpuMillisField,
@@ -24,7 +24,7 @@ const { input, name, output, setting } = rowsOf<ReplicaSetRecord>();
 /** The field table of {@link ReadReplicaSet}. */
 export const READ_REPLICA_SET_FIELDS = {
   /** Id of the set. */
-  replicaSetId: output<string>({ stable: true, read: (r) => r.id }),
+  replicaSetId: output(z.string(), { stable: true, read: (r) => r.id }),
   /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId: PROJECT_ID_ROW,
   /** Id of the service whose data the set replicates. Change: replace. */
@@ -71,18 +71,18 @@ export const READ_REPLICA_SET_FIELDS = {
   /** Database `connectionUri` names. Default `tsdb`. Change: in place, no API call. */
   databaseName: DATABASE_NAME_ROW,
   /** creating, active, resizing, deleting or error. */
-  status: output<string>({ read: (r) => r.status }),
+  status: output(z.string(), { read: (r) => r.status }),
   /** Host and port of the set. */
-  endpoint: output<EndpointOutput | undefined>({ read: (r) => endpointOf(r.endpoint) }),
+  endpoint: output(endpointShape.optional(), { read: (r) => endpointOf(r.endpoint) }),
   /** Host and port of the connection pooler, while enabled. */
-  poolerEndpoint: output<EndpointOutput | undefined>({
+  poolerEndpoint: output(endpointShape.optional(), {
     read: (r) => endpointOf(r.connection_pooler?.endpoint),
   }),
   /**
    * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the set's read-only endpoint
    * (secret), with the service's credentials; undefined unless `password` is given.
    */
-  connectionUri: output<string | undefined>({ secret: true }),
+  connectionUri: output(z.string().optional(), { secret: true }),
 };
 
 /**

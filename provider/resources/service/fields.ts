@@ -7,9 +7,7 @@
 import { z } from "zod";
 import {
   CPU_MILLIS,
-  FORK_STRATEGIES,
   MEMORY_GBS,
-  RECORD_SERVICE_TYPES,
   SHARED,
   type Service as ServiceRecord,
   canonicalServiceType,
@@ -17,9 +15,9 @@ import {
   sameServiceType,
 } from "../../client/schemas";
 import { isPausedRecord, vpcEndpointOf, vpcIdOf } from "../../client/readings";
-import type { PgEnv } from "../../kit/fields/connection";
+import { pgEnvShape } from "../../kit/fields/connection";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
-import { type EndpointOutput, endpointOf } from "../../kit/fields/outputs";
+import { endpointOf, endpointShape } from "../../kit/fields/outputs";
 import {
   DATABASE_NAME_ROW,
   DELETION_PROTECTION_ROW,
@@ -27,65 +25,29 @@ import {
   USERNAME_ROW,
 } from "../../kit/fields/rows";
 import {
-  cpuMillisField,
   environmentField,
   flagField,
   haReplicasField,
-  memoryGbsField,
   nonEmpty,
   passwordField,
   resourceName,
   sizeOrShared,
 } from "../../kit/fields/rules";
+import {
+  type ForkFrom,
+  finalForkField,
+  forkFromField,
+  forkedFromShape,
+  haReplicasShape,
+  replicaSetRefShape,
+  resourceShape,
+  serviceTypeField,
+  vpcEndpointShape,
+} from "./shapes";
+
+export type { FinalForkOptions, ForkFrom, ResourceOutput } from "./shapes";
 
 const { input, name, output, setting } = rowsOf<ServiceRecord>();
-
-/** Where a forked service comes from. */
-const forkFromField = z
-  .strictObject({
-    /** Id of the service to fork. */
-    serviceId: nonEmpty,
-    /** Project of that service; the fork's project when absent. */
-    projectId: nonEmpty.optional(),
-    /** `LAST_SNAPSHOT`, `NOW` or `PITR` (point in time, needs `targetTime`). */
-    strategy: z.enum(FORK_STRATEGIES),
-    /** ISO 8601 date-time to fork at; required with `PITR`, refused otherwise. */
-    targetTime: z.iso.datetime({ offset: true }).optional(),
-  })
-  .superRefine((f, ctx) => {
-    if (f.strategy === "PITR" && !f.targetTime)
-      ctx.addIssue({ code: "custom", path: ["targetTime"], message: "is required when strategy is PITR" });
-    if (f.strategy !== "PITR" && f.targetTime)
-      ctx.addIssue({
-        code: "custom",
-        path: ["targetTime"],
-        message: "is only allowed when strategy is PITR",
-      });
-  });
-
-/** Where a forked service comes from. Changing any of it replaces the service. */
-export type ForkFrom = z.output<typeof forkFromField>;
-
-/** `finalFork`: `false` (default), `true`, or the sizes and name of the fork. */
-const finalForkField = z
-  .union(
-    [
-      z.boolean(),
-      z.strictObject({
-        /** Name of the fork. Default `<service name>-final-<service id>` (cut to 128 characters); `<name>-<service id>` when a service has that name. */
-        name: resourceName.optional(),
-        /** CPU of the fork in milli-cores. Default: the service's. */
-        cpuMillis: cpuMillisField.optional(),
-        /** Memory of the fork in GiB. Default: the service's. */
-        memoryGbs: memoryGbsField.optional(),
-      }),
-    ],
-    { message: "must be true, false or { name?, cpuMillis?, memoryGbs? }" },
-  )
-  .default(false);
-
-/** Sizes and name of a final fork; each defaults as described. */
-export type FinalForkOptions = Exclude<z.output<typeof finalForkField>, boolean>;
 
 /** A size as the service shows it: `"shared"` when it runs on shared resources (both sizes 0). */
 function sizeOf(r: ServiceRecord, size: "cpu_millis" | "memory_gbs"): number | typeof SHARED {
@@ -112,22 +74,18 @@ const RESIZE = {
   why: `the API resizes only to dedicated sizes, so a service becomes "${SHARED}" only by being created anew`,
 } as const;
 
-/** Compute allocated to the service. */
-export interface ResourceOutput {
-  /** Id of the allocation. */
-  id: string;
-  /** CPU in milli-cores. */
-  cpuMillis: number;
-  /** Memory in GiB. */
-  memoryGbs: number;
-  /** Storage volume type, when the API says. */
-  volumeType?: string;
+/** What the stack remembers of `forkFrom`, when it names the source the record shows. */
+function rememberedFork(memory: Readonly<Record<string, unknown>>, sourceId: string | undefined) {
+  const fork = memory.forkFrom as ForkFrom | undefined;
+  return fork && fork.serviceId === sourceId
+    ? { strategy: fork.strategy, targetTime: fork.targetTime }
+    : { strategy: undefined, targetTime: undefined };
 }
 
 /** The field table of {@link Service}. */
 export const SERVICE_FIELDS = {
   /** Id of the service. */
-  serviceId: output<string>({ stable: true, fromId: true, read: (r) => r.service_id }),
+  serviceId: output(z.string(), { stable: true, fromId: true, read: (r) => r.service_id }),
   /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId: PROJECT_ID_ROW,
   /**
@@ -143,7 +101,7 @@ export const SERVICE_FIELDS = {
    * the same type (no change between the two). Change: replace.
    */
   serviceType: input(
-    z.enum(RECORD_SERVICE_TYPES),
+    serviceTypeField,
     { replace: true },
     // Read in the seed's word, so a stack keeps one value whichever word the API answers.
     { read: (r) => canonicalServiceType(r.service_type), equals: sameType },
@@ -256,24 +214,24 @@ export const SERVICE_FIELDS = {
    */
   finalFork: setting(finalForkField),
   /** Status of the service (READY, PAUSED, ...). */
-  status: output<string>({ read: (r) => r.status }),
+  status: output(z.string(), { read: (r) => r.status }),
   /** Creation time (ISO 8601). */
-  created: output<string | undefined>({ stable: true, read: (r) => r.created }),
+  created: output(z.string().optional(), { stable: true, read: (r) => r.created }),
   /** Host and port of the database. */
-  endpoint: output<EndpointOutput | undefined>({ read: (r) => endpointOf(r.endpoint) }),
+  endpoint: output(endpointShape.optional(), { read: (r) => endpointOf(r.endpoint) }),
   /** Host and port of the connection pooler, while enabled. */
-  poolerEndpoint: output<EndpointOutput | undefined>({
+  poolerEndpoint: output(endpointShape.optional(), {
     read: (r) => endpointOf(r.connection_pooler?.endpoint),
   }),
   /** VPC endpoint, while attached. */
-  vpcEndpoint: output<{ host?: string; port?: number; vpcId?: string } | undefined>({
+  vpcEndpoint: output(vpcEndpointShape.optional(), {
     read: (r) => {
       const vpc = vpcEndpointOf(r);
       return vpc ? { host: vpc.host, port: vpc.port, vpcId: vpc.vpc_id } : undefined;
     },
   }),
   /** Compute allocated. */
-  resources: output<ResourceOutput[]>({
+  resources: output(z.array(resourceShape), {
     read: (r) =>
       (r.resources ?? []).map((x) => ({
         id: x.id,
@@ -283,20 +241,24 @@ export const SERVICE_FIELDS = {
       })),
   }),
   /** HA configuration as the API reports it. */
-  haReplicas: output<{ replicaCount?: number; syncReplicaCount?: number } | undefined>({
+  haReplicas: output(haReplicasShape.optional(), {
     read: (r) =>
       r.ha_replicas
         ? { replicaCount: r.ha_replicas.replica_count, syncReplicaCount: r.ha_replicas.sync_replica_count }
         : undefined,
   }),
-  /** Where a fork came from, as the API reports it. */
-  forkedFrom: output<{ projectId?: string; serviceId?: string; isStandby?: boolean } | undefined>({
-    read: (r) =>
+  /**
+   * Where a fork came from: the source's project and id as the API reports them, and the
+   * strategy and target time the program forked with (the stack remembers them; the API does not).
+   */
+  forkedFrom: output(forkedFromShape.optional(), {
+    read: (r, _ref, memory) =>
       r.forked_from
         ? {
             projectId: r.forked_from.project_id,
             serviceId: r.forked_from.service_id,
             isStandby: r.forked_from.is_standby,
+            ...rememberedFork(memory, r.forked_from.service_id),
           }
         : undefined,
   }),
@@ -305,26 +267,26 @@ export const SERVICE_FIELDS = {
    * every resize, which the service's outputs would only show at its next read: see each
    * `ReadReplicaSet`, or `listReadReplicaSets`.
    */
-  readReplicaSets: output<Array<{ id: string; name: string }>>({
+  readReplicaSets: output(z.array(replicaSetRefShape), {
     read: (r) => (r.read_replica_sets ?? []).map((x) => ({ id: x.id, name: x.name })),
   }),
   /** Password the service was created with (secret); only known for services this stack created. */
-  initialPassword: output<string | undefined>({ secret: true }),
+  initialPassword: output(z.string().optional(), { secret: true }),
   /**
    * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the service (secret), with the
    * current password: `password` when set, else the initial one. Undefined for a service
    * imported without `password` (the stack does not know its password).
    */
-  connectionUri: output<string | undefined>({ secret: true }),
+  connectionUri: output(z.string().optional(), { secret: true }),
   /** The same URI through the connection pooler, while it is on (secret). */
-  poolerConnectionUri: output<string | undefined>({ secret: true }),
+  poolerConnectionUri: output(z.string().optional(), { secret: true }),
   /** The same URI through the VPC endpoint, while the service is attached to a VPC (secret). */
-  vpcConnectionUri: output<string | undefined>({ secret: true }),
+  vpcConnectionUri: output(z.string().optional(), { secret: true }),
   /**
    * The libpq environment for the service's endpoint (secret): `PGHOST`, `PGPORT`, `PGUSER`,
    * `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE` (`require`). Undefined when `connectionUri` is.
    */
-  pgEnv: output<PgEnv | undefined>({ secret: true }),
+  pgEnv: output(pgEnvShape.optional(), { secret: true }),
 };
 
 /**

@@ -4,6 +4,7 @@
  * replacement deletes the old one first; a peering observed `failed` cannot be repaired, so the
  * next `pulumi up` replaces it with a new attempt.
  */
+import { z } from "zod";
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";
 import { PROJECT_ID_ROW } from "../../kit/fields/rows";
@@ -17,7 +18,7 @@ const REPLACE = { replace: "the API cannot change a peering" } as const;
 /** The field table of {@link VpcPeering}. */
 export const VPC_PEERING_FIELDS = {
   /** Id of the peering. */
-  peeringId: output<string>({ stable: true, read: (r) => r.id }),
+  peeringId: output(z.string(), { stable: true, read: (r) => r.id }),
   /** Project of the VPC. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId: PROJECT_ID_ROW,
   /** Id of the VPC (of this API) to peer from. Change: replace. */
@@ -29,11 +30,11 @@ export const VPC_PEERING_FIELDS = {
   /** Id of the peer VPC in its own cloud. Change: replace. */
   peerVpcId: input(nonEmpty, REPLACE, { read: (r) => r.peer_vpc_id }),
   /** Id the cloud gave the connection once provisioned. */
-  provisionedId: output<string | undefined>({ read: (r) => r.provisioned_id ?? undefined }),
+  provisionedId: output(z.string().optional(), { read: (r) => r.provisioned_id ?? undefined }),
   /** pending, active or failed. */
-  status: output<string>({ read: (r) => r.status }),
+  status: output(z.string(), { read: (r) => r.status }),
   /** Why the peering failed, when it did. */
-  errorMessage: output<string | undefined>({ read: (r) => r.error_message ?? undefined }),
+  errorMessage: output(z.string().optional(), { read: (r) => r.error_message ?? undefined }),
 };
 
 /**

@@ -43,7 +43,7 @@ const cidrField = z.string().superRefine((cidr, ctx) => {
 /** The field table of {@link Vpc}. */
 export const VPC_FIELDS = {
   /** Id of the VPC. */
-  vpcId: output<string>({ stable: true, fromId: true, read: (r) => r.id }),
+  vpcId: output(z.string(), { stable: true, fromId: true, read: (r) => r.id }),
   /** Project of the VPC. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId: PROJECT_ID_ROW,
   /**
