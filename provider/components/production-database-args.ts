@@ -5,7 +5,7 @@
  * them, and the package schema's component `mdb:index:ProductionDatabase` is generated from them.
  */
 import { z } from "zod";
-import type { ArgsOfObject, Inputs } from "../adapters/dynamic/args";
+import type { ArgsOfObject, Inputs } from "../program-types";
 import { defaultOf } from "../kit/fields/field-table";
 import { integer, named, plain, secret } from "../kit/fields/type-facts";
 import { serviceTypeField } from "../resources/service/shapes";

@@ -19,6 +19,22 @@ import {
 
 export type { ProductionDatabaseArgs, ProductionDatabasePeeringArgs } from "./production-database-args";
 
+/**
+ * The classes a {@link ProductionDatabase} makes its children with: the dynamic classes in a
+ * Node.js program; the native types (`mdb:index:*`) when the plugin builds it for a program in
+ * another language (Construct). Both take the same args and have the same properties.
+ */
+export interface ChildClasses {
+  /** The VPC's class. */
+  Vpc: typeof Vpc;
+  /** The service's class. */
+  Service: typeof Service;
+  /** The read replica sets' class. */
+  ReadReplicaSet: typeof ReadReplicaSet;
+  /** The peering's class. */
+  VpcPeering: typeof VpcPeering;
+}
+
 /** Throws unless exactly one of `cidr` and `vpcId` is given, and the count is a whole number. */
 function checkShape(name: string, args: ProductionDatabaseArgs): void {
   if ((args.cidr === undefined) === (args.vpcId === undefined))
@@ -57,6 +73,10 @@ function haReplicas(name: string, replicaCount: pulumi.Input<number>): pulumi.In
  * ```
  */
 export class ProductionDatabase extends pulumi.ComponentResource {
+  /** The classes of its children (see {@link ChildClasses}); a subclass may make them others. */
+  protected static get children(): ChildClasses {
+    return { Vpc, Service, ReadReplicaSet, VpcPeering };
+  }
   /** The PROD service. */
   readonly service: Service;
   /** The VPC the component created; undefined when given an existing `vpcId`. */
@@ -74,11 +94,15 @@ export class ProductionDatabase extends pulumi.ComponentResource {
   /** `postgres://` URIs of the read replica sets, in order (secret). */
   readonly readReplicaConnectionUris: pulumi.Output<ProductionDatabaseOutputs["readReplicaConnectionUris"]>;
 
+  /** What it registers as its outputs (the schema's outputs of `mdb:index:ProductionDatabase`). */
+  protected readonly registered: ProductionDatabaseRegistered;
+
   constructor(name: string, args: ProductionDatabaseArgs, opts?: pulumi.ComponentResourceOptions) {
     // Refuse a wrong shape before anything is registered.
     checkShape(name, args);
     const replicaCount = haReplicas(name, args.replicaCount ?? DEFAULTS.replicaCount);
     super(PRODUCTION_DATABASE_TYPE, name, {}, opts);
+    const { Vpc, Service, ReadReplicaSet, VpcPeering } = (new.target as typeof ProductionDatabase).children;
     const protection = args.deletionProtection ?? DEFAULTS.deletionProtection;
     const child: pulumi.CustomResourceOptions = { parent: this };
     // Without deletion protection, children inherit the component's own `protect` option.
@@ -165,7 +189,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
       pulumi.all(this.replicaSets.map((r) => r.connectionUri)),
     ) as pulumi.Output<string[]>;
 
-    const registered: ProductionDatabaseRegistered = {
+    const registered: ProductionDatabaseRegistered = (this.registered = {
       serviceId: this.service.serviceId,
       vpcId: this.vpcId,
       replicaSetIds: this.replicaSets.map((r) => r.replicaSetId),
@@ -173,7 +197,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
       connectionUri: this.connectionUri,
       poolerConnectionUri: this.poolerConnectionUri,
       readReplicaConnectionUris: this.readReplicaConnectionUris,
-    };
+    });
     this.registerOutputs(registered);
   }
 }

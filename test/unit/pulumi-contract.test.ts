@@ -10,6 +10,7 @@ import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
 import * as sentinels from "../../provider/pulumi-contract/sentinels";
+import { sdkPieces } from "../../provider/pulumi-contract/construct-runtime";
 import { INIT_FAILED_TYPE, protocol } from "../../provider/pulumi-contract/grpc-protocol";
 
 const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
@@ -262,5 +263,42 @@ describe("grpc-protocol.ts: the protocol modules @pulumi/pulumi ships", () => {
     expect(pb.provider.ErrorResourceInitFailed.deserializeBinary(packed.getValue_asU8()).getId()).toBe(
       "id-1",
     );
+  });
+});
+
+describe("construct-runtime.ts: the SDK pieces a provider builds a component in its own process with", () => {
+  it("are the installed SDK's functions", () => {
+    const pieces = sdkPieces() as unknown as Record<string, unknown>;
+    for (const name of [
+      "withLocalStorage",
+      "resetOptions",
+      "awaitFeatureSupport",
+      "waitForRPCs",
+      "setAllConfig",
+      "deserializeInputs",
+      "serializeResourceProperties",
+    ])
+      expect(typeof pieces[name]).toBe("function");
+  });
+
+  it("the stock provider server's construct uses the same pieces, in the same order", () => {
+    const server = fs.readFileSync(path.join(pulumiRoot, "provider", "server.js"), "utf8");
+    const construct = server.slice(server.indexOf("async construct("), server.indexOf("async call("));
+    const order = [
+      "withLocalStorage",
+      "configureRuntime",
+      "deserializeInputs",
+      "serializeResourceProperties",
+      "waitForRPCs",
+    ];
+    const at = order.map((name) => construct.indexOf(name));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const configure = server.slice(
+      server.indexOf("async function configureRuntime"),
+      server.indexOf("async function deserializeInputs"),
+    );
+    for (const name of ["resetOptions", "awaitFeatureSupport", "setAllConfig"])
+      expect(configure).toContain(name);
   });
 });

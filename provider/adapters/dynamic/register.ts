@@ -13,7 +13,7 @@ import { AUTO_NAMED_INPUT } from "../../kit/hidden";
 import { autoName } from "../../kit/fields/naming";
 import type { FieldTable, ResourceDefinition } from "../../kit/fields/field-table";
 import { type ResourceSpec, specOf } from "../../kit/spec";
-import type { ArgsOf, OutputProps } from "./args";
+import type { ArgsOf, OutputProps } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
 import { takeImport, timeoutsInput } from "./options";
 

@@ -29,6 +29,11 @@ export class EngineLog {
     this.address = address || undefined;
   }
 
+  /** The engine's address, once known. */
+  get engineAddress(): string | undefined {
+    return this.address;
+  }
+
   /** Sends later lines to `address` (what Handshake or Attach says). */
   setAddress(address: string): void {
     if (!address || address === this.address) return;

@@ -1,16 +1,12 @@
 /**
  * The RPCs about the plugin itself: its version and schema, the engine's address when it
- * attaches to a running plugin, and clear answers for what the plugin does not serve (components
- * for now, methods, parameterization, listing).
+ * attaches to a running plugin.
  */
-import * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { protocol } from "../../pulumi-contract/grpc-protocol";
 import type { PluginContext } from "./context";
-import { RpcError } from "./errors";
-import { PACKAGE, tokenOf } from "./kinds";
 import { packageVersion, schemaText } from "./package-files";
 
 /** The RPCs about the plugin. */
@@ -38,15 +34,6 @@ export function packageRpcs(ctx: PluginContext) {
     attach(request: pluginPb.PluginAttach): Empty {
       ctx.engine.setAddress(request.getAddress());
       return new pb.empty.Empty();
-    },
-
-    construct(request: pb.ConstructRequest): never {
-      throw new RpcError(
-        grpc.status.UNIMPLEMENTED,
-        `the ${PACKAGE} plugin does not construct components yet (${request.getType() || "a component"}); ` +
-          `${tokenOf("ProductionDatabase")} is available as the ProductionDatabase class of pulumi-managed-db ` +
-          `in TypeScript and JavaScript programs`,
-      );
     },
   };
 }

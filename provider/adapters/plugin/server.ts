@@ -9,6 +9,7 @@ import * as grpc from "@grpc/grpc-js";
 import { protocol } from "../../pulumi-contract/grpc-protocol";
 import { ConfigRuntime } from "../../runtime";
 import { configRpcs } from "./config-rpcs";
+import { constructRpcs } from "./construct/rpc";
 import type { PluginContext } from "./context";
 import { EngineLog } from "./engine-log";
 import { RpcError, statusOf } from "./errors";
@@ -80,6 +81,7 @@ export async function startPlugin(options: PluginOptions = {}): Promise<PluginSe
     ...resourceRpcs(ctx),
     ...invokeRpcs(ctx),
     ...packageRpcs(ctx),
+    ...constructRpcs(ctx),
   };
   for (const [name, what] of Object.entries(NOT_SERVED))
     rpcs[name] = () => {

@@ -5,7 +5,7 @@
  * `dist/provider/resources/read-replica-set`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ArgsOf } from "../../adapters/dynamic/args";
+import type { ArgsOf } from "../../program-types";
 import { resourceClass } from "../../adapters/dynamic/register";
 import { READ_REPLICA_SET, type READ_REPLICA_SET_FIELDS } from "./fields";
 

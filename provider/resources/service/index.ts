@@ -6,7 +6,7 @@
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import type * as pulumi from "@pulumi/pulumi";
-import type { ArgsOf } from "../../adapters/dynamic/args";
+import type { ArgsOf } from "../../program-types";
 import { resourceClass } from "../../adapters/dynamic/register";
 import { SERVICE, type SERVICE_FIELDS, type ForkFrom } from "./fields";
 

@@ -5,7 +5,7 @@
  * `dist/provider/resources/vpc-peering`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ArgsOf } from "../../adapters/dynamic/args";
+import type { ArgsOf } from "../../program-types";
 import { resourceClass } from "../../adapters/dynamic/register";
 import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
 

@@ -5,7 +5,7 @@
  * `dist/provider/resources/vpc`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ArgsOf } from "../../adapters/dynamic/args";
+import type { ArgsOf } from "../../program-types";
 import { resourceClass } from "../../adapters/dynamic/register";
 import { VPC, type VPC_FIELDS } from "./fields";
 

@@ -1,12 +1,14 @@
 /**
- * The TypeScript types of the dynamic classes, inferred from a field table: the args a program
- * writes (each input as a value, an Output, or an object or list of those; optional when it may
- * be absent) and the class's properties (every row as a `pulumi.Output`).
+ * The TypeScript types a Node.js program writes and reads, inferred from the declarations: the
+ * args of a resource class (each input as a value, an Output, or an object or list of those;
+ * optional when it may be absent), its properties (every row as a `pulumi.Output`), and a
+ * component's args. The dynamic classes have them, and so do the native classes the plugin builds
+ * a component's children with.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { AnyInputRow, FieldTable, ValueOf } from "../../kit/fields/field-table";
-import type { PlainMark } from "../../kit/fields/type-facts";
+import type { AnyInputRow, FieldTable, ValueOf } from "./kit/fields/field-table";
+import type { PlainMark } from "./kit/fields/type-facts";
 
 /** An input as a program may give it: a value, an Output, or an object or array of those. */
 export type Inputs<T> = undefined extends T ? DefinedInputs<NonNullable<T>> | undefined : DefinedInputs<T>;
