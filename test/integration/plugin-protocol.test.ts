@@ -204,12 +204,14 @@ describe("what the plugin is", () => {
     );
   });
 
-  it("Construct: not served yet, saying where the component is", async () => {
+  it("Construct: a component it does not have fails, naming it and the one it has", async () => {
     const error = await failure(
-      plugin.call("construct", new (pb().ConstructRequest)().setType("mdb:index:ProductionDatabase")),
+      plugin.call("construct", new (pb().ConstructRequest)().setType("mdb:index:ProductionDatabse")),
     );
-    expect(error.code).toBe(grpc.status.UNIMPLEMENTED);
-    expect(error.message).toMatch(/does not construct components yet \(mdb:index:ProductionDatabase\)/);
+    expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error.message).toBe(
+      'the mdb plugin has no component "mdb:index:ProductionDatabse" (its component: mdb:index:ProductionDatabase)',
+    );
   });
 });
 
