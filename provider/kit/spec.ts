@@ -85,6 +85,13 @@ export interface OpContext<P extends string> {
   ref: ResourceRef<P>;
   /** When the operation must be done, `Date.now()` milliseconds. */
   deadline: number;
+  /**
+   * The run's cancellation (Ctrl-C): waits end and nothing new is sent once it aborts; `api`
+   * carries it already (`lifecycle/cancel.ts`). Absent: the operation cannot be cancelled.
+   */
+  signal?: AbortSignal;
+  /** How long a wait bears a status it does not expect, in ms (`mdb:unexpectedStatusMs`); absent: the default. */
+  unexpectedStatusMs?: number;
 }
 
 /** How a resource is created without ever making a duplicate (see `create.ts`). */

@@ -23,7 +23,8 @@ import { parseInputs } from "../messages/input-errors";
 import { change, describeChange, shown } from "../preview/lines";
 import { previewCalls } from "../preview/calls";
 import { inputsOf, withoutUndefined } from "../fields/outputs";
-import { withPartialState } from "./partial";
+import { withDeleteAdvice, withPartialState } from "./partial";
+import { cancellable, refuseIfCancelled } from "./cancel";
 import { PROTECTION_INPUT, isProtected, protectedReplacement, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "../fields/settings";
@@ -93,13 +94,16 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   /** What an operation works with: the session's client, the call's progress, the runtime's clock. */
   const opContext = (ref: ResourceRef<P>, deadline: number, call: CallContext): OpContext<P> => {
     const session = runtime.session();
+    const signal = runtime.cancellation;
     return {
-      api: session.api,
+      api: cancellable(session.api, signal),
       adoptExisting: session.adoptExisting,
       log: call.log,
       clock: runtime.clock,
       ref,
       deadline,
+      signal,
+      unexpectedStatusMs: session.unexpectedStatusMs,
     };
   };
   const resolveProjectId = (own?: string) => runtime.session().projectId(own);
@@ -168,6 +172,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       ref: ctx.ref,
       what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
       progress: ctx.log,
+      signal: ctx.signal,
       settle: (target: string | undefined, until?: (record: R) => boolean) => {
         if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
         return ops.waitFor(ctx, target, until);
@@ -270,6 +275,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const parent = { ...parents, projectId } as ResourceRef<P>;
       let adoption = false;
       const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), call);
+      refuseIfCancelled(base.signal, `creating ${ops.create.what(want)}`);
       await ops.create.prepare?.(base, want);
       const created = await createOnce(ops.create, {
         ctx: base,
@@ -283,7 +289,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const id = formatResourceId(spec.id, ctx.ref);
       hold(id, adoption ? "adopted" : "created", call);
       const memory = remember({ want, created });
-      const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
+      const made = adoption ? "adopted" : ops.settle ? "accepted as" : "created as";
+      const what = `${ops.create.what(want)} ${made} ${ops.recordId(created)}`;
       const status = (created as { status?: unknown }).status;
       progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
       const state = (record: R) =>
@@ -294,6 +301,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         id,
         async () => ({ id, outs: state(await converge(ctx, created, want, memory)) }),
         {
+          resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
           observe: async () => {
             const record = await ops.find(ctx.api, ctx.ref);
             return record === undefined ? undefined : state(record);
@@ -331,6 +339,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         id,
         async () => ({ outs: state(await converge(ctx, await mustFind(ctx), want, memory)) }),
         {
+          resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
           observe: async () => {
             const record = await ops.find(ctx.api, ctx.ref);
             return record === undefined ? undefined : state(record);
@@ -360,16 +369,19 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const ref = await refOf(id, props);
       const ctx = opContext(ref, deadlineOf(call, "delete", runtime.clock.now()), call);
       const api = ctx.api;
-      await ops.beforeRemove?.(ctx, props);
-      await deleteAndWaitGone({
-        log: call.log,
-        clock: runtime.clock,
-        what: `${spec.label} ${ownId(spec.id, ref)}`,
-        send: () => callOperation(api, ops.remove, ref),
-        look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
-        timeoutMs: limitOf(call, "delete"),
-        whileInUse: ops.whileInUse,
-        blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
+      const what = `${spec.label} ${ownId(spec.id, ref)}`;
+      refuseIfCancelled(ctx.signal, `deleting ${what}`);
+      await withDeleteAdvice(what, async () => {
+        await ops.beforeRemove?.(ctx, props);
+        await deleteAndWaitGone({
+          ...ctx,
+          what,
+          send: () => callOperation(api, ops.remove, ref),
+          look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
+          timeoutMs: limitOf(call, "delete"),
+          whileInUse: ops.whileInUse,
+          blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
+        });
       });
       holds?.release(spec.kind, id, call.name);
     },
