@@ -88,6 +88,10 @@ export async function withPartialState<T>(
       properties = undefined;
     }
     properties ??= state.known();
-    throw new PartialFailure(id, properties, advised(error, (why) => keptAdvice(state.resource ?? "the resource", why)));
+    throw new PartialFailure(
+      id,
+      properties,
+      advised(error, (why) => keptAdvice(state.resource ?? "the resource", why)),
+    );
   }
 }

@@ -9,7 +9,13 @@
 import { BackoffPolicy, backoffDelay } from "../../client/backoff";
 import { MdbApiError } from "../../client/errors";
 import { type Clock, REAL_CLOCK } from "../context";
-import { cancelledWaitMessage, formatDuration, statusLine, stuckMessage, unexpectedLine } from "../messages/waits";
+import {
+  cancelledWaitMessage,
+  formatDuration,
+  statusLine,
+  stuckMessage,
+  unexpectedLine,
+} from "../messages/waits";
 import { CancelledError, isCancellation } from "./cancel";
 import { DEFAULT_UNEXPECTED_STATUS_MS } from "./wait-limits";
 

@@ -38,7 +38,13 @@ export function unexpectedLine(
 }
 
 /** The failure of a wait that bore a status it does not expect for `limitMs` in a row. */
-export function stuckMessage(what: string, state: string, reason: string, forMs: number, limitMs: number): string {
+export function stuckMessage(
+  what: string,
+  state: string,
+  reason: string,
+  forMs: number,
+  limitMs: number,
+): string {
   return (
     `gave up waiting for ${what}: it has been ${state} for ${formatDuration(forMs)}, a status this wait ` +
     `does not expect (${reason}); the limit is ${formatDuration(limitMs)} ` +
