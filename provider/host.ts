@@ -7,9 +7,19 @@
  */
 import "./compile-cache";
 import { type ProviderImpl, dynamicProvider } from "./adapters/dynamic/provider";
+import { watchEngine } from "./engine-watch";
 import { resourceProvider } from "./kit/lifecycle/provider";
+import { dynamicHost, onEngineCancel } from "./pulumi-contract/dynamic-host";
 import { REGISTRY, type ResourceKind } from "./resources/registry";
 import { PROCESS_RUNTIME } from "./runtime";
+
+// In Pulumi's dynamic provider host (never in a program, nor a test): the engine's Cancel (the
+// first Ctrl-C) cancels the run, and the process exits once its engine is gone.
+const host = dynamicHost();
+if (host) {
+  onEngineCancel(() => PROCESS_RUNTIME.cancel?.());
+  watchEngine(host.engine);
+}
 
 /** Provider functions per resource kind. */
 export const PROVIDERS: Readonly<Record<ResourceKind, ProviderImpl>> = Object.fromEntries(
