@@ -74,9 +74,10 @@ export interface ProductionDatabaseArgs {
   peering?: ProductionDatabasePeeringArgs;
   /**
    * Whether deleting is refused. Default true. Sets the `deletionProtection` input of the
-   * service and the new VPC, and the `protect` option of the replica sets and the peering (so
-   * a `pulumi destroy` deletes nothing rather than the replicas first). A plain boolean, since
-   * `protect` must be known when the program runs. To delete, set it false and `pulumi up` first.
+   * service and the new VPC, and Pulumi's `protect` option of every resource of the component
+   * (so a `pulumi destroy` refuses before it deletes anything, rather than deleting the replicas
+   * first). A plain boolean, since `protect` must be known when the program runs. To delete, set
+   * it false and `pulumi up` first.
    */
   deletionProtection?: boolean;
 }
@@ -142,8 +143,9 @@ export class ProductionDatabase extends pulumi.ComponentResource {
     const replicaCount = haReplicas(name, args.replicaCount ?? 1);
     super("mdb:index:ProductionDatabase", name, {}, opts);
     const protection = args.deletionProtection ?? true;
-    const child: pulumi.CustomResourceOptions = { parent: this };
-    // Without deletion protection, children inherit the component's own `protect` option.
+    // Pulumi's `protect` beside `deletionProtection`: the engine refuses a destroy before it deletes
+    // anything, where the provider learns of it only at each resource's delete. Without deletion
+    // protection, children inherit the component's own `protect` option.
     const protectedChild: pulumi.CustomResourceOptions = {
       parent: this,
       ...(protection ? { protect: true } : {}),
@@ -156,7 +158,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
         : new Vpc(
             `${name}-vpc`,
             { projectId, name: args.vpcName, cidr: args.cidr, regionCode, deletionProtection: protection },
-            child,
+            protectedChild,
           );
     this.vpcId = this.vpc ? this.vpc.vpcId : pulumi.output(args.vpcId as pulumi.Input<string>);
 
@@ -179,7 +181,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
         vpcId: this.vpcId,
         deletionProtection: protection,
       },
-      child,
+      protectedChild,
     );
 
     this.replicaSets = Array.from(
@@ -220,7 +222,8 @@ export class ProductionDatabase extends pulumi.ComponentResource {
 
     // Secret here too, whatever the children's outputs are marked. Always defined: the
     // component creates the service, so its password is known, and turns the pooler on.
-    const defined = (uri: pulumi.Output<string | undefined>) => pulumi.secret(uri) as pulumi.Output<string>;
+    const defined = (uri: pulumi.Output<string | null | undefined>) =>
+      pulumi.secret(uri) as pulumi.Output<string>;
     this.connectionUri = defined(this.service.connectionUri);
     this.poolerConnectionUri = defined(this.service.poolerConnectionUri);
     this.readReplicaConnectionUris = pulumi.secret(

@@ -37,6 +37,8 @@ export interface ResourceSpec<P extends string = string> extends DiffFacts, Deri
   id: IdShape<P>;
   /** `generated`: a missing `name` is derived from project, stack and resource name. */
   naming: "generated" | "none";
+  /** The output-only rows checked inputs show the resource will not have (see `ResourceDefinition`). */
+  absentOutputs?: (inputs: Record<string, unknown>) => string[];
 }
 
 const specs = new WeakMap<object, ResourceSpec>();
@@ -56,6 +58,7 @@ export function specOf<F extends FieldTable, P extends string>(
       id: def.id,
       naming: def.naming,
       failedStatus: def.failedStatus,
+      absentOutputs: def.absentOutputs,
       deleteBeforeReplace: def.deleteBeforeReplace,
     };
     specs.set(def, spec as ResourceSpec);

@@ -104,7 +104,7 @@ describe("defaults", () => {
     expect(children["orders-reads-1"].inputs.password).toBe("initial-pw");
   });
 
-  it("protect is set on the replica sets and the peering, whose deletes the API cannot refuse", async () => {
+  it("protect is set on every resource, so that a destroy refuses before it deletes anything", async () => {
     const protect: Record<string, boolean | undefined> = {};
     const transformations = [
       (args: pulumi.ResourceTransformationArgs) => {
@@ -114,8 +114,12 @@ describe("defaults", () => {
     ];
     const peering = { peerAccountId: "123456789012", peerVpcId: "vpc-peer" };
     await build({ ...BASE, peering }, { transformations });
-    expect(protect).toMatchObject({ "orders-reads-1": true, "orders-peering": true });
-    expect(protect["orders-db"]).toBeFalsy();
+    expect(protect).toMatchObject({
+      "orders-vpc": true,
+      "orders-db": true,
+      "orders-reads-1": true,
+      "orders-peering": true,
+    });
 
     for (const key of Object.keys(protect)) delete protect[key];
     registered = [];

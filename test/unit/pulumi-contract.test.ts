@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { dynamicHost as watchedHost, onEngineCancel } from "../../provider/pulumi-contract/dynamic-host";
+import { echoOnce, quietErrorEcho } from "../../provider/pulumi-contract/error-echo";
 import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
 import * as sentinels from "../../provider/pulumi-contract/sentinels";
 
@@ -183,5 +184,34 @@ describe("dynamic-host.ts: the engine's Cancel reaches the host's gRPC server, w
   it("outside the host (this test, a program), nothing is watched", () => {
     expect(watchedHost()).toBeUndefined();
     expect(onEngineCancel(() => undefined)).toBe(false);
+  });
+});
+
+describe("error-echo.ts: the host prints each error of check, diff, read and delete before answering with it", () => {
+  it("as `${e}: ${e.stack}` in each of the four", () => {
+    const echoes = dynamicHost.match(
+      /catch \(e\) \{\s*console\.error\(`\$\{e\}: \$\{e\.stack\}`\);\s*callback\(e, undefined\);/g,
+    );
+    expect(echoes).toHaveLength(4);
+    for (const method of ["check", "diff", "read", "delete"])
+      expect(dynamicHost).toMatch(
+        new RegExp(
+          `async ${method}\\(call, callback\\) \\{[\\s\\S]*?console\\.error\\(\`\\$\\{e\\}: \\$\\{e\\.stack\\}\`\\)`,
+        ),
+      );
+  });
+
+  it("so the echo of an error the dynamic face marked is left out, once; others and bugs are kept", () => {
+    const lines: unknown[][] = [];
+    const fake = { error: (...args: unknown[]) => void lines.push(args) };
+    quietErrorEcho(fake);
+    const refusal = echoOnce(new Error("service x has deletionProtection: true"));
+    const bug = echoOnce(new TypeError("cannot read properties of undefined"));
+    // What the host writes, as it formats it.
+    fake.error(`${refusal}: ${refusal.stack}`);
+    fake.error(`${bug}: ${bug.stack}`);
+    fake.error("another line");
+    fake.error(`${refusal}: ${refusal.stack}`);
+    expect(lines).toEqual([[`${bug}: ${bug.stack}`], ["another line"], [`${refusal}: ${refusal.stack}`]]);
   });
 });

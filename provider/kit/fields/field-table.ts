@@ -169,6 +169,12 @@ export interface ResourceDefinition<F extends FieldTable = FieldTable, P extends
   failedStatus?: string;
   /** Replacements delete the old resource first. */
   deleteBeforeReplace?: boolean;
+  /**
+   * The output-only rows the checked `inputs` show the resource will not have (a pooler's
+   * endpoint while `connectionPooler` is false), so a preview knows them to be none rather than
+   * unknown. A value unknown during preview decides nothing.
+   */
+  absentOutputs?: (inputs: Record<string, unknown>) => string[];
 }
 
 /** What the kit reads of a definition, derived once from its table (see {@link factsOf}). */

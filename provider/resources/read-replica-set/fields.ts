@@ -102,6 +102,7 @@ export const READ_REPLICA_SET: ResourceDefinition<
   naming: "generated",
   fields: READ_REPLICA_SET_FIELDS,
   failedStatus: "error",
+  absentOutputs: (inputs) => (inputs.connectionPooler === false ? ["poolerEndpoint"] : []),
 };
 
 /** Inputs of a read replica set after check. */

@@ -234,7 +234,9 @@ export const SERVICE_FIELDS = {
   /**
    * While true, deleting the service (`pulumi destroy`, a replacement, removing it from the
    * program) fails before any API call. Default false. Change: in place, no API call; to
-   * delete a protected service, set it false and run `pulumi up` first.
+   * delete a protected service, set it false and run `pulumi up` first. A destroy reaches it only
+   * after deleting what does not depend on it: with the resource option `protect: true` beside
+   * it, `pulumi destroy` refuses before it deletes anything.
    */
   deletionProtection: DELETION_PROTECTION_ROW,
   /**
@@ -340,6 +342,10 @@ export const SERVICE: ResourceDefinition<typeof SERVICE_FIELDS, "serviceId"> = {
   id: { label: "service", parts: ["serviceId"] },
   naming: "generated",
   fields: SERVICE_FIELDS,
+  absentOutputs: (inputs) => [
+    ...(inputs.connectionPooler === false ? ["poolerEndpoint", "poolerConnectionUri"] : []),
+    ...(inputs.vpcId === undefined ? ["vpcEndpoint", "vpcConnectionUri"] : []),
+  ],
   refine: (s, ctx) => {
     if ((s.cpuMillis === SHARED) !== (s.memoryGbs === SHARED))
       ctx.addIssue({
