@@ -196,9 +196,8 @@ export class ProductionDatabase extends pulumi.ComponentResource {
             cpuMillis: args.readReplicaCpuMillis ?? args.cpuMillis,
             memoryGbs: args.readReplicaMemoryGbs ?? args.memoryGbs,
             environment: "PROD",
-            // A set has no credentials of its own: its URI uses the service's current password
-            // (the initial one is known: the component creates the service).
-            password: args.password ?? (this.service.initialPassword as pulumi.Output<string>),
+            // Its URI follows the service's current password by itself (`serviceId` is the
+            // service's id: `ReadReplicaSet`'s `password` row).
             username: args.username,
             databaseName: args.databaseName,
           },

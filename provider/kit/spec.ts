@@ -11,7 +11,13 @@ import type { WhileInUse } from "./lifecycle/delete";
 import type { OperationId } from "../../api/operations";
 import type { DiffFacts } from "./fields/diff";
 import type { Clock } from "./context";
-import { type DerivedFacts, type FieldTable, type ResourceDefinition, factsOf } from "./fields/field-table";
+import {
+  type DerivedFacts,
+  type FieldTable,
+  type Follow,
+  type ResourceDefinition,
+  factsOf,
+} from "./fields/field-table";
 import type { IdShape, ResourceRef } from "./fields/ids";
 import type { PlannedCall } from "./preview/lines";
 import type { Step } from "./lifecycle/steps";
@@ -39,6 +45,8 @@ export interface ResourceSpec<P extends string = string> extends DiffFacts, Deri
   naming: "generated" | "none";
   /** The output-only rows checked inputs show the resource will not have (see `ResourceDefinition`). */
   absentOutputs?: (inputs: Record<string, unknown>) => string[];
+  /** Inputs that follow another resource of the program when left out (see `ResourceDefinition`). */
+  follows: Readonly<Record<string, Follow>>;
 }
 
 const specs = new WeakMap<object, ResourceSpec>();
@@ -59,6 +67,7 @@ export function specOf<F extends FieldTable, P extends string>(
       naming: def.naming,
       failedStatus: def.failedStatus,
       absentOutputs: def.absentOutputs,
+      follows: def.follows ?? {},
       deleteBeforeReplace: def.deleteBeforeReplace,
     };
     specs.set(def, spec as ResourceSpec);

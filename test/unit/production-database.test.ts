@@ -8,6 +8,10 @@ import {
   ProductionDatabase,
   type ProductionDatabaseArgs,
 } from "../../provider/components/production-database";
+import { SECRET_SIG, SIG_KEY } from "../../provider/pulumi-contract/sentinels";
+
+/** A secret, as the mocked engine receives it. */
+const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 
 /** A resource the mocked engine was asked to register. */
 interface Registered {
@@ -100,8 +104,9 @@ describe("defaults", () => {
       memoryGbs: 8,
       environment: "PROD",
     });
-    // Its connection URI uses the service's credentials: the initial password, the default names.
-    expect(children["orders-reads-1"].inputs.password).toBe("initial-pw");
+    // Its connection URI uses the service's credentials: the initial password (followed, as a
+    // secret: nothing restated), the default names.
+    expect(children["orders-reads-1"].inputs.password).toEqual(secret("initial-pw"));
   });
 
   it("protect is set on every resource, so that a destroy refuses before it deletes anything", async () => {
@@ -177,7 +182,7 @@ describe("args", () => {
         nodes: 1,
         cpuMillis: 1000,
         memoryGbs: 4,
-        password: "chosen-password",
+        password: secret("chosen-password"),
         username: "app",
         databaseName: "orders",
       });
