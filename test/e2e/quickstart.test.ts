@@ -80,10 +80,12 @@ it("with the pooler off, no preview nor up shows poolerEndpoint unknown or undef
   };
   const unchanged = await ws.pulumi(["preview"]);
   quiet(unchanged.stdout + unchanged.stderr);
+  // The preview of an update (whose outputs the engine takes from the inputs), then back.
   await ws.config("cpuMillis", "1000");
   const update = await ws.pulumi(["preview"]);
   expect(update.stdout).toContain("resizeService 2000m/4GB → 1000m/4GB");
   quiet(update.stdout + update.stderr);
+  await ws.config("cpuMillis", "2000");
   const up = await ws.pulumi(["up", "--yes", "--skip-preview"]);
   quiet(up.stdout + up.stderr);
   expect((await ws.outputs()).poolerEndpoint).toBeNull();

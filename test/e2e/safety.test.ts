@@ -141,8 +141,10 @@ it(
       const refused = await ws.pulumi(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
       expect(refused.code).not.toBe(0);
       const said = refused.stdout + refused.stderr;
-      expect(said.split("has deletionProtection: true, so it was not deleted")).toHaveLength(2);
-      expect(said).toContain("give this resource the option `protect: true` beside deletionProtection");
+      // Once in the diagnostics, under the resource (the provider host's echo of it is gone).
+      const diagnostics = said.slice(said.indexOf("Diagnostics:"));
+      expect(diagnostics.split("has deletionProtection: true, so it was not deleted")).toHaveLength(2);
+      expect(said).toContain("give every resource of the stack Pulumi's option `protect: true`");
       expect(said).toContain("run `pulumi up --target '**::db'` (it records that setting alone");
       expect(await emulator.calls()).toEqual([]);
 

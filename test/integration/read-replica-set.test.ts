@@ -48,6 +48,7 @@ describe("create", () => {
       // Known to be none (no pooler, no password known): never [unknown] at a preview.
       poolerEndpoint: null,
       connectionUri: null,
+      password: null,
       username: "tsdbadmin",
       databaseName: "tsdb",
       __provider: PROVIDER,

@@ -34,14 +34,12 @@ type MayOmit<Rw> = Rw extends { generated: true }
 type ArgOf<Rw> = Rw extends { readonly type: infer Z extends z.ZodType } ? Inputs<z.input<Z>> : never;
 
 /**
- * The class's properties: every row as a `pulumi.Output`; an output-only row the resource may not
- * have is `null` when it has none (`absentAsNull`: known at a preview, no warning at an `up`), and
+ * The class's properties: every row as a `pulumi.Output`; a row the resource may not have is
+ * `null` when it has none (`absentAsNull`: known at a preview, no warning at an `up`), and
  * undefined in a state an earlier release wrote, until the resource is next refreshed or updated.
  */
 export type OutputProps<F extends FieldTable> = {
-  readonly [K in keyof F]: pulumi.Output<
-    F[K] extends { readonly role: "output" } ? MayBeNull<ValueOf<F[K]>> : ValueOf<F[K]>
-  >;
+  readonly [K in keyof F]: pulumi.Output<MayBeNull<ValueOf<F[K]>>>;
 };
 /** `T`, or `null` too when it may be undefined. */
 type MayBeNull<T> = undefined extends T ? T | null : T;

@@ -27,15 +27,20 @@ export function rememberResource(kind: string, resource: pulumi.CustomResource):
 
 /**
  * The value of the input `follow` describes for `props` (the program's args): the first of the
- * other resource's `outputs` that has a value, as a secret Output (it may be a password);
- * undefined when `props[follow.via]` is not the id of a resource of that kind in this program.
+ * other resource's `outputs` that has a value, secret when it has one (it may be a password), and
+ * absent when none has (not a secret null, which a check would refuse); undefined when
+ * `props[follow.via]` is not the id of a resource of that kind in this program. A later output is
+ * looked at only when the earlier ones have no value, so a preview that knows the first (a
+ * password the program sets) knows the input, whatever it does not know of the others.
  */
 export function followed(props: Record<string, unknown>, follow: Follow): pulumi.Output<unknown> | undefined {
   const via = props[follow.via];
   const known = via !== null && typeof via === "object" ? BY_ID.get(via) : undefined;
   if (!known || known.kind !== follow.kind) return undefined;
-  const outputs = follow.outputs.map((name) => known.resource[name] as pulumi.Output<unknown>);
-  return pulumi.secret(
-    pulumi.all(outputs).apply((values) => values.find((v) => v !== undefined && v !== null)),
-  );
+  const from = (i: number): pulumi.Output<unknown> =>
+    pulumi.unsecret(pulumi.output(known.resource[follow.outputs[i]])).apply((value) => {
+      if (value !== undefined && value !== null) return pulumi.secret(value);
+      return i + 1 < follow.outputs.length ? from(i + 1) : undefined;
+    });
+  return from(0);
 }

@@ -1,8 +1,8 @@
 /**
  * Output mapping shared by the resources. Outputs go to the engine as protobuf Structs, which
  * cannot hold `undefined`, so undefined members are dropped at every depth (an absent output
- * and an undefined one mean the same), and an output-only row the resource has no value for is
- * `null` in the state; a refreshed or imported resource gives back, as its inputs, exactly the
+ * and an undefined one mean the same), and a row the class registers that the resource has no
+ * value for is `null` in the state; a refreshed or imported resource gives back, as its inputs, exactly the
  * properties its diff rules name.
  */
 
@@ -18,11 +18,12 @@ export function withoutUndefined<T>(value: T): T {
 }
 
 /**
- * `outs` with `null` for each output `names` lists that it has no value for. Pulumi's SDK shows an
- * output absent from the state as unknown at every preview (`+ poolerEndpoint: [unknown]`) and
- * warns at every `up` when a program exports it (`Undefined value (poolerEndpoint) will not show as
- * a stack output`); a `null` is known to be nothing. So the state holds every output-only row,
- * `null` when the resource has none (a pooler that is off), as providers with a schema do.
+ * `outs` with `null` for each of `names` (the properties the class registers) it has no value for.
+ * Pulumi's SDK shows a registered property absent from the state as unknown at every preview
+ * (`+ poolerEndpoint: [unknown]`) and warns at every `up` when a program exports it (`Undefined
+ * value (poolerEndpoint) will not show as a stack output`); a `null` is known to be nothing. So
+ * the state holds every such property, `null` when the resource has none (a pooler that is off, a
+ * password the program never set), as providers with a schema do.
  */
 export function absentAsNull(
   outs: Record<string, unknown>,

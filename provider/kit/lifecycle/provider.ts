@@ -146,11 +146,14 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     }
     return (Object.keys(api).length > 0 ? { ...out, [API_WORDS_OUTPUT]: api } : out) as O;
   };
-  /** The state the engine keeps of `outs` (`stateOf`), each output-only row present, `null` when absent. */
+  /**
+   * The state the engine keeps of `outs` (`stateOf`), each property the class registers present,
+   * `null` when absent, so that a program knows it at every preview.
+   */
   const stored = (outs: object, carrier: Props, from?: "inputs" | "outputs") =>
-    absentAsNull(stateOf(outs, carrier, from), spec.outputNames);
-  /** A state the engine hands over, its `null` outputs read as absent. */
-  const given = (props: Props | undefined) => nullAsAbsent(props ?? {}, spec.outputNames);
+    absentAsNull(stateOf(outs, carrier, from), spec.registered);
+  /** A state the engine hands over, its `null`s read as absent. */
+  const given = (props: Props | undefined) => nullAsAbsent(props ?? {}, spec.registered);
   /** `checked` with the outputs its inputs show absent, when they are valid. */
   const withAbsent = (checked: CheckResult): CheckResult =>
     checked.failures.length > 0 || !spec.absentOutputs

@@ -235,8 +235,8 @@ export const SERVICE_FIELDS = {
    * While true, deleting the service (`pulumi destroy`, a replacement, removing it from the
    * program) fails before any API call. Default false. Change: in place, no API call; to
    * delete a protected service, set it false and run `pulumi up` first. A destroy reaches it only
-   * after deleting what does not depend on it: with the resource option `protect: true` beside
-   * it, `pulumi destroy` refuses before it deletes anything.
+   * after deleting what depends on it and beside the rest: with Pulumi's option `protect: true`
+   * on every resource of the stack, `pulumi destroy` refuses before it deletes anything.
    */
   deletionProtection: DELETION_PROTECTION_ROW,
   /**
