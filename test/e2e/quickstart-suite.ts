@@ -74,6 +74,25 @@ export function quickstartSuite(face: Face): void {
     });
   });
 
+  it("with the pooler off, no preview nor up shows poolerEndpoint unknown or undefined: it is null", async () => {
+    // The steps above left connectionPooler false.
+    const quiet = (text: string) => {
+      expect(text).not.toMatch(/poolerEndpoint\s*:\s*\[unknown\]/);
+      expect(text).not.toMatch(/Undefined value \(poolerEndpoint\)/);
+    };
+    const unchanged = await ws.pulumi(["preview"]);
+    quiet(unchanged.stdout + unchanged.stderr);
+    // The preview of an update (whose outputs the engine takes from the inputs), then back.
+    await ws.config("cpuMillis", "1000");
+    const update = await ws.pulumi(["preview"]);
+    expect(update.stdout).toContain("resizeService 2000m/4GB → 1000m/4GB");
+    quiet(update.stdout + update.stderr);
+    await ws.config("cpuMillis", "2000");
+    const up = await ws.pulumi(["up", "--yes", "--skip-preview"]);
+    quiet(up.stdout + up.stderr);
+    expect((await ws.outputs()).poolerEndpoint).toBeNull();
+  });
+
   it.each([
     ["serviceType", "VECTOR"],
     ["region", "eu-west-1"],
