@@ -64,11 +64,14 @@ export function secretValue(value: unknown): unknown {
   return { [SIG_KEY]: SECRET_SIG, value };
 }
 
-/** A Struct of `props`, each property named in `secret` wrapped as a secret; undefined members dropped. */
+/**
+ * A Struct of `props`, each property named in `secret` wrapped as a secret unless it is null (it
+ * holds nothing to hide); undefined members dropped.
+ */
 export function toStruct(props: Props, secret: Iterable<string> = []): Struct {
   const out = withoutUndefined(props);
   for (const key of secret)
-    if (out[key] !== undefined && !isSecret(out[key])) out[key] = secretValue(out[key]);
+    if (out[key] !== undefined && out[key] !== null && !isSecret(out[key])) out[key] = secretValue(out[key]);
   return protocol().struct.Struct.fromJavaScript(out as Parameters<typeof Struct.fromJavaScript>[0]);
 }
 

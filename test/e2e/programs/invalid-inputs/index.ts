@@ -3,7 +3,8 @@
 // kind, overridden by the row's `args` (null removes an input, as a program that leaves it out),
 // names in `late` are passed through a local resource first, so their value is known only once
 // `pulumi up` runs, like an id that another resource creates, and names in `secret` are given as
-// `pulumi.secret(value)`.
+// `pulumi.secret(value)`. With MDB_E2E_FACE=native each resource is the native plugin's type,
+// registered as any language's SDK registers it (the stack's Pulumi.yaml names the plugin).
 import * as pulumi from "@pulumi/pulumi";
 import * as mdb from "pulumi-managed-db";
 
@@ -48,11 +49,19 @@ class Later extends pulumi.dynamic.Resource {
 }
 
 const declared = JSON.parse(process.env.MDB_E2E_CASE ?? "[]") as Declared[];
+/** A resource of the native plugin, by type token, as an SDK's class registers one. */
+class NativeResource extends pulumi.CustomResource {}
+
 for (const { kind, name, args = {}, late = [], secret = [] } of declared) {
   const inputs: Record<string, unknown> = { ...VALID[kind], ...args };
   for (const [key, value] of Object.entries(args)) if (value === null) delete inputs[key];
   for (const key of late) inputs[key] = new Later(`${name}-${key}`, inputs[key]).value;
   for (const key of secret) inputs[key] = pulumi.secret(inputs[key]);
-  // The program passes what a JavaScript program could: no type checks the inputs.
-  new (mdb[kind] as unknown as new (name: string, args: unknown) => pulumi.Resource)(name, inputs);
+  if (process.env.MDB_E2E_FACE === "native") {
+    // What any language's SDK sends the native plugin, with no check of its own on the way.
+    new NativeResource(`mdb:index:${kind}`, name, inputs);
+  } else {
+    // The program passes what a JavaScript program could: no type checks the inputs.
+    new (mdb[kind] as unknown as new (name: string, args: unknown) => pulumi.Resource)(name, inputs);
+  }
 }
