@@ -16,11 +16,9 @@ import type { FieldTable, ResourceDefinition } from "../../kit/fields/field-tabl
 import { type ResourceSpec, specOf } from "../../kit/spec";
 import type { ArgsOf, OutputProps } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
+import { dynamicTypeToken } from "../../type-tokens";
 import { followed, rememberResource } from "../../program-links";
 import { takeImport, timeoutsInput } from "./options";
-
-/** The module part of every type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
-export const TYPE_MODULE = "mdb";
 
 /** Arguments of `super(type, name, props, opts)`. */
 export interface Registration {
@@ -56,7 +54,7 @@ export function registration(
   for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
   const secrets = spec.secretOutputs;
   return {
-    type: `pulumi-nodejs:dynamic/${TYPE_MODULE}:${spec.typeName}`,
+    type: dynamicTypeToken(spec.typeName),
     props,
     opts: {
       ...rest,

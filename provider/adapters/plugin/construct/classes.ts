@@ -4,7 +4,9 @@
  * inputs and every row of its table as an output, the table's secret rows secret, as a
  * generated SDK's class does. Rows marked `fromId` are the resource's id, known during preview.
  * An input that follows another resource of the component (a read replica set's password) does
- * so as in the dynamic classes (`program-links.ts`).
+ * so as in the dynamic classes (`program-links.ts`). Each has its dynamic type token as an alias,
+ * so a stack whose component a Node.js program made with the dynamic classes moves over with no
+ * replacement.
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ChildClasses } from "../../../components/production-database";
@@ -13,6 +15,7 @@ import { specOf } from "../../../kit/spec";
 import { followed, rememberResource } from "../../../program-links";
 import type { ArgsOf } from "../../../program-types";
 import { REGISTRY } from "../../../resources/registry";
+import { dynamicTypeToken } from "../../../type-tokens";
 import { tokenOf } from "../kinds";
 
 /** The native class of the resource `def` declares. */
@@ -27,6 +30,8 @@ function nativeClass(def: ResourceDefinition<FieldTable, string>): unknown {
       for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
       super(type, name, props, {
         ...opts,
+        // A stack whose ProductionDatabase the dynamic classes made keeps each child as it is.
+        aliases: [...(opts?.aliases ?? []), { type: dynamicTypeToken(spec.typeName) }],
         additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs],
       });
       for (const field of spec.fromId) (this as unknown as Record<string, unknown>)[field] = this.id;

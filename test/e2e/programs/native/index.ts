@@ -1,7 +1,9 @@
 // The package's resources as any language's program declares them through the native plugin
 // `mdb` (here with pulumi.CustomResource, as a generated SDK does), each input from config; or,
 // with `face: dynamic`, the dynamic Service a stack moves from, then (`face: moved`) the same
-// service as mdb:index:Service with the alias that moves it.
+// service as mdb:index:Service with the alias that moves it; `face: production-dynamic`, a
+// ProductionDatabase of the dynamic classes, then (`production-native`) the same component as the
+// plugin builds it (a remote component, as a generated SDK declares it), with no alias written.
 import * as pulumi from "@pulumi/pulumi";
 import * as mdb from "pulumi-managed-db";
 
@@ -33,7 +35,30 @@ const serviceArgs = {
   password: config.getSecret("dbPassword"),
 };
 
-if (face === "dynamic") {
+/** The plugin's ProductionDatabase, as a generated SDK declares it: a remote component. */
+class RemoteProductionDatabase extends pulumi.ComponentResource {
+  declare readonly serviceId: pulumi.Output<string>;
+  constructor(name: string, args: Record<string, unknown>) {
+    super("mdb:index:ProductionDatabase", name, { ...args, serviceId: undefined }, {}, true);
+  }
+}
+
+const production = {
+  regionCode: region,
+  cpuMillis: 1000,
+  memoryGbs: 4,
+  cidr: "10.61.0.0/16",
+  replicaCount: 1,
+  readReplicaSets: 1,
+  readReplicaNodes: 1,
+  deletionProtection: false,
+};
+
+if (face === "production-dynamic") {
+  exports.serviceId = new mdb.ProductionDatabase("prod", production).service.serviceId;
+} else if (face === "production-native") {
+  exports.serviceId = new RemoteProductionDatabase("prod", production).serviceId;
+} else if (face === "dynamic") {
   const db = new mdb.Service("db", serviceArgs as mdb.ServiceArgs, { protect: true });
   exports.serviceId = db.serviceId;
 } else if (face === "moved") {

@@ -1,0 +1,12 @@
+/**
+ * The type token each face gives a resource kind, in the stacks it writes: part of the state
+ * contract (a stack moves from one face to the other by the dynamic token as an alias).
+ */
+
+/** The module part of every dynamic type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
+export const TYPE_MODULE = "mdb";
+
+/** The dynamic classes' type token of `typeName` (`Service`): `pulumi-nodejs:dynamic/mdb:Service`. */
+export function dynamicTypeToken(typeName: string): string {
+  return `pulumi-nodejs:dynamic/${TYPE_MODULE}:${typeName}`;
+}
