@@ -14,6 +14,7 @@ import {
   transportConfigKey,
   transportEnvVar,
 } from "./client/settings";
+import { WAIT_SETTINGS, type WaitSettingName } from "./kit/lifecycle/wait-limits";
 
 /** Resolved settings of the provider. */
 export interface ProviderConfig {
@@ -27,24 +28,29 @@ export interface ProviderConfig {
   projectId?: string;
   /** Limits of the transport the stack set (`mdb:callDeadlineMs`, ...); the client's defaults for the others. */
   transport?: TransportLimitSettings;
+  /** Limits of the waits the stack set (`mdb:unexpectedStatusMs`); the defaults for the others. */
+  waits?: WaitLimitSettings;
 }
 
 /** Limits of the client's transport set by stack config or the environment, by option name. */
 export type TransportLimitSettings = Partial<Record<TransportSettingName, number>>;
 
+/** Limits of the waits set by stack config or the environment, by name (`kit/lifecycle/wait-limits.ts`). */
+export type WaitLimitSettings = Partial<Record<WaitSettingName, number>>;
+
 /**
- * Reads the transport limits a stack may set (`provider/client/settings.ts`): stack config
- * `mdb:<name>`, else `MDB_<NAME>`; each a whole number of milliseconds or bytes (0 allowed for
- * `maxRetryAfterMs`). Returns those set, and one sentence per value that is not usable, naming
- * its key and variable.
+ * Reads limits a stack may set: per setting, stack config `mdb:<name>`, else `MDB_<NAME>`; each a
+ * whole number of milliseconds or bytes, at least its `min`. Returns those set, and one sentence
+ * per value that is not usable, naming its key and variable.
  */
-export function resolveTransportLimits(
-  config?: ConfigSource,
-  env: NodeJS.ProcessEnv = process.env,
-): { limits: TransportLimitSettings; problems: string[] } {
-  const limits: TransportLimitSettings = {};
+function resolveLimits<N extends string>(
+  settings: ReadonlyArray<{ name: N; min: number }>,
+  config: ConfigSource | undefined,
+  env: NodeJS.ProcessEnv,
+): { limits: Partial<Record<N, number>>; problems: string[] } {
+  const limits: Partial<Record<N, number>> = {};
   const problems: string[] = [];
-  for (const { name, min } of TRANSPORT_SETTINGS) {
+  for (const { name, min } of settings) {
     const key = transportConfigKey(name);
     const variable = transportEnvVar(name);
     const fromConfig = config?.get(key);
@@ -66,6 +72,30 @@ export function resolveTransportLimits(
     limits[name] = value;
   }
   return { limits, problems };
+}
+
+/**
+ * Reads the transport limits a stack may set (`provider/client/settings.ts`): stack config
+ * `mdb:<name>`, else `MDB_<NAME>`; each a whole number of milliseconds or bytes (0 allowed for
+ * `maxRetryAfterMs`). Returns those set, and one sentence per value that is not usable, naming
+ * its key and variable.
+ */
+export function resolveTransportLimits(
+  config?: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): { limits: TransportLimitSettings; problems: string[] } {
+  return resolveLimits(TRANSPORT_SETTINGS, config, env);
+}
+
+/**
+ * Reads the wait limits a stack may set (`kit/lifecycle/wait-limits.ts`: `mdb:unexpectedStatusMs`
+ * / `MDB_UNEXPECTED_STATUS_MS`), as {@link resolveTransportLimits} reads the transport's.
+ */
+export function resolveWaitLimits(
+  config?: ConfigSource,
+  env: NodeJS.ProcessEnv = process.env,
+): { limits: WaitLimitSettings; problems: string[] } {
+  return resolveLimits(WAIT_SETTINGS, config, env);
 }
 
 /** A source of stack config values: `get("mdb:apiUrl")`. Pulumi's dynamic `Config` fits. */
@@ -112,7 +142,7 @@ function howToSet(name: keyof typeof CONFIG_KEYS): string {
  * What is wrong with the settings, one sentence per setting, each naming its config key and
  * environment variable: a missing API URL or key, an API URL that is not a URL, that is not
  * https (plain http:// is for a loopback host only) or that carries credentials, a transport
- * limit that is not a whole number in its range. Empty when
+ * limit or wait limit that is not a whole number in its range. Empty when
  * {@link resolveConfig} would build a working client. Pure: no API call.
  */
 export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): string[] {
@@ -130,13 +160,14 @@ export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = p
     }
   }
   problems.push(...resolveTransportLimits(config, env).problems);
+  problems.push(...resolveWaitLimits(config, env).problems);
   return problems;
 }
 
 /**
  * Resolves the provider settings from stack config, then the environment.
  * Throws {@link MissingConfigError} naming every missing setting, {@link InvalidConfigError}
- * for a transport limit that is not usable.
+ * for a transport or wait limit that is not usable.
  */
 export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   const apiUrl = pick("apiUrl", config, env);
@@ -153,13 +184,16 @@ export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = pr
     .map(([name]) => name);
   if (missing.length > 0) throw new MissingConfigError(missing);
   const transport = resolveTransportLimits(config, env);
-  if (transport.problems.length > 0) throw new InvalidConfigError(transport.problems.join("; "));
+  const waits = resolveWaitLimits(config, env);
+  const problems = [...transport.problems, ...waits.problems];
+  if (problems.length > 0) throw new InvalidConfigError(problems.join("; "));
   return {
     apiUrl: apiUrl as string,
     publicKey: publicKey as string,
     secretKey: secretKey as string,
     projectId: pick("projectId", config, env),
     ...(Object.keys(transport.limits).length > 0 ? { transport: transport.limits } : {}),
+    ...(Object.keys(waits.limits).length > 0 ? { waits: waits.limits } : {}),
   };
 }
 

@@ -7,9 +7,22 @@
  */
 import "./compile-cache";
 import { type ProviderImpl, dynamicProvider } from "./adapters/dynamic/provider";
+import { watchEngine } from "./engine-watch";
 import { resourceProvider } from "./kit/lifecycle/provider";
+import { dynamicHost, onEngineCancel } from "./pulumi-contract/dynamic-host";
+import { quietErrorEcho } from "./pulumi-contract/error-echo";
 import { REGISTRY, type ResourceKind } from "./resources/registry";
 import { PROCESS_RUNTIME } from "./runtime";
+
+// In Pulumi's dynamic provider host (never in a program, nor a test): the engine's Cancel (the
+// first Ctrl-C) cancels the run, the process exits once its engine is gone, and an error the
+// engine shows under its resource is not printed a second time.
+const host = dynamicHost();
+if (host) {
+  onEngineCancel(() => PROCESS_RUNTIME.cancel?.());
+  watchEngine(host.engine);
+  quietErrorEcho();
+}
 
 /** Provider functions per resource kind. */
 export const PROVIDERS: Readonly<Record<ResourceKind, ProviderImpl>> = Object.fromEntries(

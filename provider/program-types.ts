@@ -36,9 +36,13 @@ type MayOmit<Rw> = Rw extends { generated: true }
 /** An input as a program gives it. */
 type ArgOf<Rw> = Rw extends { readonly type: infer Z extends z.ZodType } ? Inputs<z.input<Z>> : never;
 
-/** The class's properties: every row as a `pulumi.Output`. */
+/**
+ * The class's properties: every row as a `pulumi.Output`; a row the resource may not have is
+ * `null` when it has none (`absentAsNull`: known at a preview, no warning at an `up`), and
+ * undefined in a state an earlier release wrote, until the resource is next refreshed or updated.
+ */
 export type OutputProps<F extends FieldTable> = {
-  readonly [K in keyof F]: pulumi.Output<ValueOf<F[K]>>;
+  readonly [K in keyof F]: pulumi.Output<MayBeNull<ValueOf<F[K]>>>;
 };
 
 /**
@@ -59,3 +63,5 @@ type FieldArg<F, T> = F extends PlainMark
   : Inputs<T>;
 /** A plain value: itself, or an object of Inputs. */
 type PlainArg<T> = [T] extends [object] ? { [K in keyof T]: Inputs<T[K]> } : T;
+/** `T`, or `null` too when it may be undefined. */
+type MayBeNull<T> = undefined extends T ? T | null : T;

@@ -37,6 +37,11 @@ export class ApiSession implements Session {
     return this.adoptSwitch();
   }
 
+  /** How long a wait bears a status it does not expect (`mdb:unexpectedStatusMs`); undefined: the default. */
+  get unexpectedStatusMs(): number | undefined {
+    return this.config.waits?.unexpectedStatusMs;
+  }
+
   /**
    * The project of a call: `own` when given, else `mdb:projectId` / `MDB_PROJECT_ID`, else the
    * project the API key belongs to (asked once, `GET /auth/info`; asked again after a failure).

@@ -32,9 +32,21 @@ function snakeKeys(body: object): Record<string, unknown> {
 class ApiClient {
   /** The underlying HTTP client. */
   readonly http: HttpClient;
+  /** The cancellation every call of this client carries (see {@link ApiClient.withSignal}). */
+  readonly signal?: AbortSignal;
 
   constructor(options: HttpClientOptions | HttpClient) {
     this.http = options instanceof HttpClient ? options : new HttpClient(options);
+  }
+
+  /**
+   * This client with every call held to `signal` (a run's cancellation, `RequestSpec.signal`):
+   * once it aborts, nothing more is sent, a GET in flight is cut off, and a change in flight is let
+   * finish so that its answer is read. The view shares this client's transport, and any method a
+   * test stubbed on it. Without `signal`: calls that cannot be cancelled.
+   */
+  withSignal(signal?: AbortSignal): MdbApi {
+    return Object.create(this, { signal: { value: signal, enumerable: true } }) as MdbApi;
   }
 
   /**
@@ -45,11 +57,11 @@ class ApiClient {
    * Where the rule names a read-back and the answer is not the record, the record is read.
    */
   async call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<AnswerOf<Id>> {
-    const answer = await send(this.http, id, args);
+    const answer = await send(this.http, id, args, this.signal);
     const readBack = wireRuleOf(id).readBack;
     if (readBack === undefined || isRecord(answer)) return answer as AnswerOf<Id>;
     const values = args.slice(0, OPERATIONS[id].params.length) as CallArgs<typeof readBack>;
-    return (await send(this.http, readBack, values)) as AnswerOf<Id>;
+    return (await send(this.http, readBack, values, this.signal)) as AnswerOf<Id>;
   }
 }
 
@@ -63,8 +75,16 @@ function queryString(query: Record<string, unknown>): string {
   return text ? `?${text}` : "";
 }
 
-/** Sends operation `id` once (with the client's retries) over `http`: its answer as the API gave it. */
-function send<Id extends OperationId>(http: HttpClient, id: Id, args: CallArgs<Id>): Promise<ResponseOf<Id>> {
+/**
+ * Sends operation `id` once (with the client's retries) over `http`, held to `signal`: its answer
+ * as the API gave it.
+ */
+function send<Id extends OperationId>(
+  http: HttpClient,
+  id: Id,
+  args: CallArgs<Id>,
+  signal: AbortSignal | undefined,
+): Promise<ResponseOf<Id>> {
   const op = OPERATIONS[id];
   const values = args.slice(0, op.params.length) as string[];
   const body = snakeKeys((args[op.params.length] as object | undefined) ?? {});
@@ -96,6 +116,7 @@ function send<Id extends OperationId>(http: HttpClient, id: Id, args: CallArgs<I
       retry: op.retry,
       resourceId: named.at(-1),
       secrets: secrets as string[],
+      signal,
     },
     responseSchema(id, "lenient"),
   ) as Promise<ResponseOf<Id>>;

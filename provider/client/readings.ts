@@ -2,7 +2,8 @@
  * Readings of a service record that every version of the API answers differently
  * (docs/api.md#dialects): the VPC endpoint under `vpc_endpoint` (current) or `vpcEndpoint`
  * (spec-era, deprecated since), and pause as `paused` (seed) or only as the status (vendor).
- * Readers of a service go through these, so no answer leaves a wait or a diff hanging.
+ * Readers of a service go through these, so no answer leaves a wait or a diff hanging. And the
+ * statuses a service shows on its way to a settled one.
  */
 import type { Service } from "../../api/schemas";
 
@@ -28,3 +29,14 @@ export function vpcIdOf(record: Service): string | undefined {
 export function isPausedRecord(record: Service): boolean {
   return record.paused ?? (record.status === "PAUSED" || record.status === "PAUSING");
 }
+
+/**
+ * The statuses a service passes through on its way to READY or PAUSED (docs/api.md#lifecycle),
+ * and the vendor's maintenance statuses, which end by themselves: a wait shows them and goes on.
+ * Any other status on the way (UNSTABLE, one the client does not know) is one a wait does not
+ * expect (`kit/lifecycle/statuses.ts`).
+ */
+export const SERVICE_ON_THE_WAY: Readonly<Record<"READY" | "PAUSED", readonly string[]>> = {
+  READY: ["QUEUED", "CONFIGURING", "RESUMING", "UPGRADING", "OPTIMIZING"],
+  PAUSED: ["QUEUED", "CONFIGURING", "PAUSING", "UPGRADING", "OPTIMIZING"],
+};

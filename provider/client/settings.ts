@@ -32,13 +32,13 @@ export const TRANSPORT_SETTINGS: readonly TransportSetting[] = [
   { name: "maxRetryAfterMs", min: 0 },
 ];
 
-/** The stack config key of a limit: `mdb:callDeadlineMs`. */
-export function transportConfigKey(name: TransportSettingName): string {
+/** The stack config key of a limit (of the transport or another, e.g. a wait's): `mdb:callDeadlineMs`. */
+export function transportConfigKey(name: string): string {
   return `mdb:${name}`;
 }
 
-/** The environment variable of a limit: `MDB_CALL_DEADLINE_MS`. */
-export function transportEnvVar(name: TransportSettingName): string {
+/** The environment variable of a limit (of the transport or another): `MDB_CALL_DEADLINE_MS`. */
+export function transportEnvVar(name: string): string {
   return `MDB_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
 

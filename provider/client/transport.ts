@@ -197,12 +197,26 @@ export function proxyAdapter(limits: TransportLimits): AxiosAdapter {
         reject(pastDeadline(config, undefined, deadline));
         controller.abort();
       }, deadline.ms);
+      // The caller's signal (a cancelled run) ends the attempt too.
+      const cancel = () => {
+        reject(new axios.CanceledError(undefined, config));
+        controller.abort();
+      };
+      const signal = config.signal as AbortSignal | undefined;
+      signal?.addEventListener("abort", cancel, { once: true });
       const attempt = { ...config, ...settings, signal: controller.signal };
       inner(attempt)
         .then(resolve, (error: unknown) => {
-          reject(axios.isAxiosError(error) ? sameAsOurs(error, config) : error);
+          if (!axios.isAxiosError(error)) return reject(error);
+          // The caller's config, not this attempt's copy: retries read its signal and call state.
+          const ours = sameAsOurs(error, config);
+          ours.config = config;
+          reject(ours);
         })
-        .finally(() => clearTimeout(timer));
+        .finally(() => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", cancel);
+        });
     });
 }
 
@@ -232,9 +246,10 @@ function refusedCode(status: number): string {
  * response transform parses the JSON), rejects responses `validateStatus` refuses with an
  * `AxiosError` that carries them, and turns socket errors and timeouts into `AxiosError`s with
  * Node's error code (`ETIMEDOUT` when `transitional.clarifyTimeoutError` is set, else
- * `ECONNABORTED`, as axios does). Past a limit it drops the connection and rejects with
- * {@link RESPONSE_TOO_LARGE}, {@link DEADLINE_EXCEEDED} (or {@link CALL_DEADLINE_EXCEEDED} when the
- * call's deadline came first) or {@link HEADER_OVERFLOW}.
+ * `ECONNABORTED`, as axios does), and into axios's `CanceledError` when `config.signal` aborts.
+ * Past a limit it drops the connection and rejects with {@link RESPONSE_TOO_LARGE},
+ * {@link DEADLINE_EXCEEDED} (or {@link CALL_DEADLINE_EXCEEDED} when the call's deadline came
+ * first) or {@link HEADER_OVERFLOW}.
  */
 export function nodeAdapter(limits: TransportLimits): AxiosAdapter {
   return (config: InternalAxiosRequestConfig) =>
@@ -247,10 +262,13 @@ export function nodeAdapter(limits: TransportLimits): AxiosAdapter {
       if (body !== undefined) headers.set("Content-Length", String(Buffer.byteLength(body)));
       headers.set("Accept-Encoding", "gzip, deflate, br", false);
       let settled = false;
+      const signal = config.signal as AbortSignal | undefined;
+      const cancel = () => fail(new axios.CanceledError(undefined, config, request));
       const fail = (error: AxiosError) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
+        signal?.removeEventListener("abort", cancel);
         reject(error);
         // A half-read answer leaves the socket unusable; destroying it also stops the reading.
         request.destroy();
@@ -287,6 +305,7 @@ export function nodeAdapter(limits: TransportLimits): AxiosAdapter {
             if (settled) return;
             settled = true;
             clearTimeout(deadline);
+            signal?.removeEventListener("abort", cancel);
             const result: AxiosResponse = {
               data: Buffer.concat(chunks).toString("utf8"),
               status,
@@ -311,6 +330,9 @@ export function nodeAdapter(limits: TransportLimits): AxiosAdapter {
       );
       const bound = attemptDeadline(config, limits);
       const deadline = setTimeout(() => fail(pastDeadline(config, request, bound)), bound.ms);
+      // The caller's signal (a cancelled run: `call-state.ts` aborts it only for what may be cut).
+      if (signal?.aborted) cancel();
+      else signal?.addEventListener("abort", cancel, { once: true });
       request.on("error", (error: NodeJS.ErrnoException) =>
         fail(AxiosError.from(error, error.code, config, request)),
       );

@@ -80,9 +80,10 @@ export const productionDatabaseArgs = z.object({
   peering: plain(productionDatabasePeering.optional()),
   /**
    * Whether deleting is refused. Default true. Sets the `deletionProtection` input of the
-   * service and the new VPC, and the `protect` option of the replica sets and the peering (so
-   * a `pulumi destroy` deletes nothing rather than the replicas first). A plain boolean, since
-   * `protect` must be known when the program runs. To delete, set it false and `pulumi up` first.
+   * service and the new VPC, and Pulumi's `protect` option of every resource of the component
+   * (so a `pulumi destroy` refuses before it deletes anything, rather than deleting the replicas
+   * first). A plain boolean, since `protect` must be known when the program runs. To delete, set
+   * it false and `pulumi up` first.
    */
   deletionProtection: plain(z.boolean().default(true)),
 });

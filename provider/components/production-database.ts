@@ -104,8 +104,9 @@ export class ProductionDatabase extends pulumi.ComponentResource {
     super(PRODUCTION_DATABASE_TYPE, name, {}, opts);
     const { Vpc, Service, ReadReplicaSet, VpcPeering } = (new.target as typeof ProductionDatabase).children;
     const protection = args.deletionProtection ?? DEFAULTS.deletionProtection;
-    const child: pulumi.CustomResourceOptions = { parent: this };
-    // Without deletion protection, children inherit the component's own `protect` option.
+    // Pulumi's `protect` beside `deletionProtection`: the engine refuses a destroy before it deletes
+    // anything, where the provider learns of it only at each resource's delete. Without deletion
+    // protection, children inherit the component's own `protect` option.
     const protectedChild: pulumi.CustomResourceOptions = {
       parent: this,
       ...(protection ? { protect: true } : {}),
@@ -118,7 +119,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
         : new Vpc(
             `${name}-vpc`,
             { projectId, name: args.vpcName, cidr: args.cidr, regionCode, deletionProtection: protection },
-            child,
+            protectedChild,
           );
     this.vpcId = this.vpc ? this.vpc.vpcId : pulumi.output(args.vpcId as pulumi.Input<string>);
 
@@ -141,7 +142,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
         vpcId: this.vpcId,
         deletionProtection: protection,
       },
-      child,
+      protectedChild,
     );
 
     this.replicaSets = Array.from(
@@ -156,9 +157,8 @@ export class ProductionDatabase extends pulumi.ComponentResource {
             cpuMillis: args.readReplicaCpuMillis ?? args.cpuMillis,
             memoryGbs: args.readReplicaMemoryGbs ?? args.memoryGbs,
             environment: "PROD",
-            // A set has no credentials of its own: its URI uses the service's current password
-            // (the initial one is known: the component creates the service).
-            password: args.password ?? (this.service.initialPassword as pulumi.Output<string>),
+            // Its URI follows the service's current password by itself (`serviceId` is the
+            // service's id: `ReadReplicaSet`'s `password` row).
             username: args.username,
             databaseName: args.databaseName,
           },
@@ -182,7 +182,8 @@ export class ProductionDatabase extends pulumi.ComponentResource {
 
     // Secret here too, whatever the children's outputs are marked. Always defined: the
     // component creates the service, so its password is known, and turns the pooler on.
-    const defined = (uri: pulumi.Output<string | undefined>) => pulumi.secret(uri) as pulumi.Output<string>;
+    const defined = (uri: pulumi.Output<string | null | undefined>) =>
+      pulumi.secret(uri) as pulumi.Output<string>;
     this.connectionUri = defined(this.service.connectionUri);
     this.poolerConnectionUri = defined(this.service.poolerConnectionUri);
     this.readReplicaConnectionUris = pulumi.secret(

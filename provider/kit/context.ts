@@ -11,14 +11,24 @@ import type { RunHolds } from "./lifecycle/holds";
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Resolves after `ms` milliseconds. */
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms` milliseconds, or as soon as `signal` aborts (the caller looks at it). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** The machine's clock. */
 export const REAL_CLOCK: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal?.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+    }),
 };
 
 /** The API session of a call: built from the settings, so it throws on a bad configuration. */
@@ -31,6 +41,11 @@ export interface Session {
   keyProjectId(): Promise<string>;
   /** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`). */
   adoptExisting: boolean;
+  /**
+   * How long a wait bears a status it does not expect before it fails, in ms
+   * (`mdb:unexpectedStatusMs`, `wait-limits.ts`); absent: the default.
+   */
+  unexpectedStatusMs?: number;
 }
 
 /** Where the provider functions of a process get what they work with. */

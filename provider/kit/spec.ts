@@ -11,7 +11,13 @@ import type { WhileInUse } from "./lifecycle/delete";
 import type { OperationId } from "../../api/operations";
 import type { DiffFacts } from "./fields/diff";
 import type { Clock } from "./context";
-import { type DerivedFacts, type FieldTable, type ResourceDefinition, factsOf } from "./fields/field-table";
+import {
+  type DerivedFacts,
+  type FieldTable,
+  type Follow,
+  type ResourceDefinition,
+  factsOf,
+} from "./fields/field-table";
 import type { IdShape, ResourceRef } from "./fields/ids";
 import type { PlannedCall } from "./preview/lines";
 import type { Step } from "./lifecycle/steps";
@@ -37,6 +43,10 @@ export interface ResourceSpec<P extends string = string> extends DiffFacts, Deri
   id: IdShape<P>;
   /** `generated`: a missing `name` is derived from project, stack and resource name. */
   naming: "generated" | "none";
+  /** The output-only rows checked inputs show the resource will not have (see `ResourceDefinition`). */
+  absentOutputs?: (inputs: Record<string, unknown>) => string[];
+  /** Inputs that follow another resource of the program when left out (see `ResourceDefinition`). */
+  follows: Readonly<Record<string, Follow>>;
 }
 
 const specs = new WeakMap<object, ResourceSpec>();
@@ -56,6 +66,8 @@ export function specOf<F extends FieldTable, P extends string>(
       id: def.id,
       naming: def.naming,
       failedStatus: def.failedStatus,
+      absentOutputs: def.absentOutputs,
+      follows: def.follows ?? {},
       deleteBeforeReplace: def.deleteBeforeReplace,
     };
     specs.set(def, spec as ResourceSpec);
@@ -85,6 +97,13 @@ export interface OpContext<P extends string> {
   ref: ResourceRef<P>;
   /** When the operation must be done, `Date.now()` milliseconds. */
   deadline: number;
+  /**
+   * The run's cancellation (Ctrl-C): waits end and nothing new is sent once it aborts; `api`
+   * carries it already (`lifecycle/cancel.ts`). Absent: the operation cannot be cancelled.
+   */
+  signal?: AbortSignal;
+  /** How long a wait bears a status it does not expect, in ms (`mdb:unexpectedStatusMs`); absent: the default. */
+  unexpectedStatusMs?: number;
 }
 
 /** How a resource is created without ever making a duplicate (see `create.ts`). */

@@ -15,10 +15,10 @@ const fs = require("fs");
 const os = require("os");
 const path = require("path");
 const { parseOptions } = require("./options");
-const { Program, VARIANTS, runsOp } = require("./program");
+const { Program, VARIANTS, PACKAGE_VARIANTS, runsOp } = require("./program");
 const { LEGEND, renderDatabases, renderReport } = require("./report");
 const { countCalls, settleWaits } = require("./settle");
-const { Emulator, ensurePulumi, installPackage, packageShapes } = require("./setup");
+const { Emulator, ensurePulumi, installPackage, installSdk, packageShapes } = require("./setup");
 const { measureDatabases } = require("./databases");
 
 const root = path.resolve(__dirname, "../..");
@@ -44,9 +44,9 @@ function emptyResult() {
   return { ms: {}, cpu: {}, calls: {}, peaks: [], waits: [] };
 }
 
-/** Runs one step on one program and records it; for this package, reads the emulator's log too. */
+/** Runs one step on one program and records it; for this package's, reads the emulator's log too. */
 async function runStep(program, step, result, emulator, transitionMs) {
-  const mdb = program.variant === "mdb";
+  const mdb = PACKAGE_VARIANTS.has(program.variant);
   if (mdb) await emulator.clearRequests();
   const { ms, cpuMs, peak } = await program.pulumi(step.args);
   (result.ms[step.op] ??= []).push(ms);
@@ -170,6 +170,8 @@ async function main() {
     const bin = ensurePulumi();
     log("building if needed, packing and installing the package");
     const nodeModules = installPackage(work);
+    log("generating and installing the native plugin's Node.js SDK (@pulumi/mdb)");
+    installSdk(work, bin, nodeModules);
     emulator = await Emulator.start(options.transitionMs);
     log(`emulator on ${emulator.url}, ${options.transitionMs} ms per lifecycle step; work in ${work}`);
     const context = { work, bin, nodeModules, apiUrl: emulator.url, shapes: packageShapes(nodeModules) };

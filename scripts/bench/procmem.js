@@ -1,13 +1,18 @@
-// Peak memory of the dynamic provider host (`node .../@pulumi/pulumi/cmd/dynamic-provider`)
-// started under one Pulumi command: samples /proc every `everyMs` and keeps the largest VmHWM
-// (the kernel's own high-water mark of resident memory) of the matching descendants of `rootPid`.
+// Peak memory of the provider process started under one Pulumi command, found by its command line:
+// the dynamic provider host (`node .../@pulumi/pulumi/cmd/dynamic-provider`) or the native
+// plugin's server (`node .../dist/provider/adapters/plugin/main.js`). Samples /proc every
+// `everyMs` and keeps the largest VmHWM (the kernel's own high-water mark of resident memory) of
+// the matching descendants of `rootPid`.
 // Only descendants count, so other Pulumi runs on the machine do not leak in. Linux only;
 // elsewhere the peak stays undefined.
 "use strict";
 const fs = require("fs");
 const { setInterval, clearInterval } = require("timers");
 
-const PROVIDER = "cmd/dynamic-provider";
+/** The command line of Pulumi's dynamic provider host contains this. */
+const DYNAMIC_PROVIDER = "cmd/dynamic-provider";
+/** The command line of the native plugin's server contains this (the shim execs it in its pid). */
+const PLUGIN_SERVER = "dist/provider/adapters/plugin/main.js";
 
 function read(file) {
   try {
@@ -31,8 +36,9 @@ function highWaterMark(pid) {
 }
 
 class ProviderMemory {
-  /** Starts sampling below `rootPid`. */
-  constructor(rootPid, everyMs = 100) {
+  /** Starts sampling below `rootPid` for a process whose command line contains `provider`. */
+  constructor(rootPid, provider = DYNAMIC_PROVIDER, everyMs = 100) {
+    this.provider = provider;
     this.available = fs.existsSync("/proc/self/status");
     /** Largest VmHWM seen, in bytes; undefined until a provider host was seen. */
     this.peak = undefined;
@@ -56,7 +62,7 @@ class ProviderMemory {
       if (!this.inside.has(pid) && this.inside.has(this.parents.get(pid))) this.inside.add(pid);
       if (!this.inside.has(pid)) continue;
       // The shim execs node in the same pid, so the command line is read until it matches.
-      if (!this.providers.has(pid) && (read(`/proc/${pid}/cmdline`) ?? "").includes(PROVIDER))
+      if (!this.providers.has(pid) && (read(`/proc/${pid}/cmdline`) ?? "").includes(this.provider))
         this.providers.add(pid);
       if (!this.providers.has(pid)) continue;
       const hwm = highWaterMark(pid);
@@ -75,4 +81,4 @@ class ProviderMemory {
   }
 }
 
-module.exports = { ProviderMemory };
+module.exports = { DYNAMIC_PROVIDER, PLUGIN_SERVER, ProviderMemory };

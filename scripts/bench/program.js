@@ -1,12 +1,13 @@
 // One generated benchmark program in its own folder (templates/<variant>.ts with the number of
-// units filled in), with the installed package linked as node_modules, a file:// backend and a
-// passphrase secrets provider; runs Pulumi commands on it, timing each and sampling the peak
-// memory of its dynamic provider host.
+// units filled in), with the installed package (and the native plugin's generated SDK) linked as
+// node_modules, a file:// backend and a passphrase secrets provider; runs Pulumi commands on it,
+// timing each and sampling the peak memory of its provider process (the dynamic provider host,
+// or the native plugin's server).
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
 const path = require("path");
-const { ProviderMemory } = require("./procmem");
+const { DYNAMIC_PROVIDER, PLUGIN_SERVER, ProviderMemory } = require("./procmem");
 const { KEYS } = require("./setup");
 
 const templates = path.join(__dirname, "templates");
@@ -27,15 +28,36 @@ function childrenCpuMs() {
 }
 
 /**
- * The variants compared: this package's resources, do-nothing dynamic resources, and the
- * same-shape control (do-nothing resources registering this package's property names), which
- * only previews: it tells which part of a preview's cost is Pulumi's for that many properties.
+ * The variants compared: this package's dynamic resources, the same resources through the native
+ * plugin `mdb` (its generated SDK), do-nothing dynamic resources, and the same-shape control
+ * (do-nothing resources registering this package's property names), which only previews: it
+ * tells which part of a preview's cost is Pulumi's for that many properties.
  */
-const VARIANTS = ["mdb", "trivial", "shaped"];
+const VARIANTS = ["mdb", "native", "trivial", "shaped"];
+
+/** The variants that run this package's resources against the emulator (API calls, waits). */
+const PACKAGE_VARIANTS = new Set(["mdb", "native"]);
 
 /** The operations a variant runs: every one, or for the control only a preview. */
 function runsOp(variant, op) {
   return variant !== "shaped" || op === "preview";
+}
+
+/** What the command line of a variant's provider process contains (see procmem.js). */
+function providerOf(variant) {
+  return variant === "native" ? PLUGIN_SERVER : DYNAMIC_PROVIDER;
+}
+
+/**
+ * The Pulumi.yaml of a program: a Node.js program, and for the native variant the plugin folder
+ * of the installed package under `packages:`, as a user of the plugin writes it.
+ */
+function projectFile(variant, size, lang, pluginDir) {
+  return (
+    `name: bench-${variant}-${size}\nmain: index.${lang}\n` +
+    `runtime:\n  name: nodejs\n  options:\n    typescript: ${lang === "ts"}\n` +
+    (variant === "native" ? `packages:\n  mdb: ${JSON.stringify(pluginDir)}\n` : "")
+  );
 }
 
 class Program {
@@ -69,8 +91,7 @@ class Program {
     }
     fs.writeFileSync(
       path.join(this.dir, "Pulumi.yaml"),
-      `name: bench-${variant}-${size}\nmain: index.${lang}\n` +
-        `runtime:\n  name: nodejs\n  options:\n    typescript: ${lang === "ts"}\n`,
+      projectFile(variant, size, lang, path.join(context.nodeModules, "pulumi-managed-db", "plugin")),
     );
     fs.symlinkSync(context.nodeModules, path.join(this.dir, "node_modules"), "dir");
     this.env = {
@@ -92,7 +113,7 @@ class Program {
 
   /**
    * Runs `pulumi <args> --non-interactive`. Resolves with the wall time in ms, the CPU time of
-   * its process tree in ms, the provider host's peak memory in bytes (undefined when none ran)
+   * its process tree in ms, the provider process's peak memory in bytes (undefined when none ran)
    * and the output; rejects with the output when the command fails.
    */
   pulumi(args) {
@@ -100,7 +121,7 @@ class Program {
       const started = process.hrtime.bigint();
       const cpuBefore = childrenCpuMs();
       const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env });
-      const memory = new ProviderMemory(child.pid);
+      const memory = new ProviderMemory(child.pid, providerOf(this.variant));
       let output = "";
       child.stdout.on("data", (chunk) => (output += chunk));
       child.stderr.on("data", (chunk) => (output += chunk));
@@ -120,4 +141,4 @@ class Program {
   }
 }
 
-module.exports = { Program, VARIANTS, runsOp };
+module.exports = { Program, VARIANTS, PACKAGE_VARIANTS, runsOp, projectFile, providerOf };

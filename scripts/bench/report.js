@@ -17,6 +17,10 @@ function quantile(values, q) {
   return sorted[low] + (sorted[high] - sorted[low]) * (pos - low);
 }
 
+/** The programs of this package's resources (API calls are theirs), then the controls, in table order. */
+const PACKAGE_VARIANTS = ["mdb", "native"];
+const ROW_ORDER = [...PACKAGE_VARIANTS, "trivial", "shaped"];
+
 const seconds = (ms) => (ms === undefined ? "–" : (ms / 1000).toFixed(2));
 const fixed = (n, digits = 2) => (n === undefined || !Number.isFinite(n) ? "–" : n.toFixed(digits));
 const units = (size) => `${size / 4} unit${size === 4 ? "" : "s"}`;
@@ -58,7 +62,7 @@ function row(size, variant, r) {
   return (
     `| ${size} | ${variant} | ${timeText(r, "preview")} | ${timeText(r, "noop")} | ` +
     `${seconds(median(r.ms.up))} | ${seconds(median(r.ms.up100))} | ${seconds(median(r.ms.destroy))} | ` +
-    `${variant === "mdb" ? calls : "–"} | ` +
+    `${PACKAGE_VARIANTS.includes(variant) ? calls : "–"} | ` +
     `${lag.count ? `${seconds(lag.lagMedian)} / ${seconds(lag.lagP95)} (${lag.count})` : "–"} | ` +
     `${fixed(lag.getsPerSecond)} | ${peak === undefined ? "–" : (peak / 2 ** 20).toFixed(0)} |`
   );
@@ -88,15 +92,17 @@ function renderReport(results, meta) {
     "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const size of sizes)
-    for (const variant of ["mdb", "trivial", "shaped"])
+    for (const variant of ROW_ORDER)
       if (results[size][variant]) lines.push(row(size, variant, results[size][variant]));
 
   const small = sizes[0];
   const large = sizes[sizes.length - 1];
   const ends = large === small ? [small] : [large, small];
-  const vsTrivial = (size, op) => ratio(get(size, "mdb", op), get(size, "trivial", op));
-  const cpuVsTrivial = (size, op) =>
-    ratio(median(results[size].mdb.cpu[op] ?? []), median(results[size].trivial.cpu[op] ?? []));
+  const vsTrivial = (size, op, variant = "mdb") => ratio(get(size, variant, op), get(size, "trivial", op));
+  const cpuOf = (size, variant, op) => median(results[size]?.[variant]?.cpu[op] ?? []);
+  const cpuVsTrivial = (size, op, variant = "mdb") =>
+    ratio(cpuOf(size, variant, op), cpuOf(size, "trivial", op));
+  const peakOf = (size, variant) => median(results[size]?.[variant]?.peaks ?? []);
   // The issue's goals: 1.15 for a 4-resource stack, 1.2 for larger ones (200 in the default run).
   const goal = (size) => (size > 4 ? 1.2 : 1.15);
   // `up` scaling compares 12 units with one when both ran, else the largest size with the
@@ -123,8 +129,15 @@ function renderReport(results, meta) {
     ["GETs per second of wait (all sizes)", allWaits.getsPerSecond, 2],
     [
       `provider peak memory, ${large} resources / trivial`,
-      ratio(median(results[large].mdb.peaks), median(results[large].trivial.peaks)),
+      ratio(peakOf(large, "mdb"), peakOf(large, "trivial")),
       1.5,
+    ],
+    // Issue 30's goals for the native plugin: no dynamic provider to load or text to store per resource.
+    [`native preview, ${large} resources / trivial`, vsTrivial(large, "preview", "native"), 0.8],
+    [
+      `native provider peak memory, ${large} resources / trivial`,
+      ratio(peakOf(large, "native"), peakOf(large, "trivial")),
+      1.0,
     ],
   ];
   lines.push("", "| target | measured | goal | met |", "|---|---|---|---|");
@@ -133,12 +146,17 @@ function renderReport(results, meta) {
     lines.push(`| ${name} | ${fixed(value)} | ≤ ${limit} | ${met} |`);
   }
   // The same ratios in CPU time: not the targets, but steadier when the machine is shared.
-  const cpuRatios = ends.flatMap((size) =>
-    ["preview", "noop"].map(
-      (op) => `${op === "noop" ? "no-op preview" : "preview"} ${size}: ${fixed(cpuVsTrivial(size, op))}`,
-    ),
-  );
-  lines.push("", `CPU-time ratios against trivial: ${cpuRatios.join(", ")}.`);
+  const cpuRatios = (variant) =>
+    ends.flatMap((size) =>
+      ["preview", "noop"].map(
+        (op) =>
+          `${op === "noop" ? "no-op preview" : "preview"} ${size}: ${fixed(cpuVsTrivial(size, op, variant))}`,
+      ),
+    );
+  lines.push("", `CPU-time ratios against trivial: ${cpuRatios("mdb").join(", ")}.`);
+  if (ends.some((size) => results[size].native))
+    lines.push("", `Native, CPU-time ratios against trivial: ${cpuRatios("native").join(", ")}.`);
+  lines.push(...nativeVsDynamic(results, ends));
   // The same-shape control splits a preview's ratio into Pulumi's cost of the properties and ours.
   const shaped = ends.filter((size) => get(size, "shaped", "preview") !== undefined);
   if (shaped.length > 0) {
@@ -156,14 +174,45 @@ function renderReport(results, meta) {
   if (sizes.length > 1) {
     const perResource = (variant) =>
       ratio(get(large, variant, "preview") - get(small, variant, "preview"), large - small);
+    const native = results[large].native
+      ? `, ${fixed(perResource("native"), 1)} ms through the native plugin`
+      : "";
     lines.push(
       "",
       `Preview cost per resource (slope between ${small} and ${large} resources): ` +
-        `${fixed(perResource("mdb"), 1)} ms for this package, ${fixed(perResource("trivial"), 1)} ms for a ` +
+        `${fixed(perResource("mdb"), 1)} ms for this package${native}, ${fixed(perResource("trivial"), 1)} ms for a ` +
         "trivial dynamic resource.",
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The operations the native and dynamic faces are compared on, with their names in the report. */
+const FACE_OPS = [
+  ["preview", "preview"],
+  ["noop", "no-op preview"],
+  ["up", "up"],
+  ["up100", "up -p 100"],
+  ["destroy", "destroy"],
+];
+
+/**
+ * The line comparing the native plugin with the dynamic classes at each of `sizes`: native / mdb
+ * for the wall time of each operation and the provider's peak memory (none when native did not run).
+ */
+function nativeVsDynamic(results, sizes) {
+  const parts = sizes
+    .filter((size) => results[size].native && results[size].mdb)
+    .map((size) => {
+      const [native, mdb] = [results[size].native, results[size].mdb];
+      const ratios = FACE_OPS.map(([op, name]) => [name, ratio(median(native.ms[op]), median(mdb.ms[op]))]);
+      ratios.push(["provider peak memory", ratio(median(native.peaks), median(mdb.peaks))]);
+      const measured = ratios.filter(([, value]) => value !== undefined);
+      return `${size} resources: ${measured.map(([name, value]) => `${name} ${fixed(value)}`).join(", ")}`;
+    });
+  return parts.length === 0
+    ? []
+    : ["", `Native plugin against the dynamic classes (native / mdb): ${parts.join("; ")}.`];
 }
 
 /** How to read the table: written under it in docs/bench.md. */

@@ -1,6 +1,7 @@
 // What the bench needs before measuring: the Pulumi CLI (scripts/ensure-pulumi), this package
 // packed with `npm pack` (which builds it) and installed from the tarball as a user installs it,
-// and a started emulator with its admin API.
+// the native plugin's Node.js SDK generated from the installed package's schema, and a started
+// emulator with its admin API.
 "use strict";
 /* global fetch */
 const { execFileSync, spawn } = require("child_process");
@@ -75,6 +76,20 @@ function installPackage(work) {
   );
   sh("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], deps);
   return path.join(deps, "node_modules");
+}
+
+/**
+ * Generates the native plugin's Node.js SDK (`@pulumi/mdb`) from the schema the installed package
+ * ships, with the CLI's generator (`sdkgen` in `bin`, as `pulumi package add` writes it), into
+ * `work/sdk-mdb`, and installs it into the deps folder of `nodeModules` as a registry package
+ * installs (packed, so it shares that folder's one `@pulumi/pulumi`; its install compiles it).
+ */
+function installSdk(work, bin, nodeModules) {
+  const schema = path.join(nodeModules, "pulumi-managed-db", "plugin", "schema.json");
+  const sdk = path.join(work, "sdk-mdb");
+  sh(path.join(bin, "sdkgen"), ["-language", "nodejs", "-local", "-schema", schema, "-out", sdk], work);
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+  sh("npm", [...install, "--install-links", sdk], path.dirname(nodeModules));
 }
 
 /** A started `mdb-emulator` (dist/emulator/cli.js) and its admin API. */
@@ -166,4 +181,4 @@ function packageShapes(nodeModules) {
   return shapes;
 }
 
-module.exports = { KEYS, ensurePulumi, installPackage, packageShapes, Emulator };
+module.exports = { KEYS, ensurePulumi, installPackage, installSdk, packageShapes, Emulator };

@@ -111,15 +111,15 @@ it("the service is PROD with a synchronous HA standby and the pooler, in the new
   expect(peering).toMatchObject({ peer_account_id: "123456789012", peer_region_code: "us-east-1" });
 });
 
-it("deletion protection is on: the service and VPC inputs, the replica set and peering protected", async () => {
+it("deletion protection is on: the service and VPC inputs, and Pulumi's protect on every resource", async () => {
   const state = JSON.parse(await ws.exportState()) as {
     deployment: { resources: Array<{ urn: string; inputs?: Record<string, unknown>; protect?: boolean }> };
   };
   const byName = Object.fromEntries(state.deployment.resources.map((r) => [r.urn.split("::").pop(), r]));
   expect(byName["orders-db"].inputs?.deletionProtection).toBe(true);
   expect(byName["orders-vpc"].inputs?.deletionProtection).toBe(true);
-  expect(byName["orders-reads-1"].protect).toBe(true);
-  expect(byName["orders-peering"].protect).toBe(true);
+  for (const name of ["orders-vpc", "orders-db", "orders-reads-1", "orders-peering"])
+    expect({ name, protect: byName[name].protect }).toEqual({ name, protect: true });
 });
 
 it("the connection URIs are secret outputs; the plain ones name the endpoints", async () => {
@@ -171,6 +171,7 @@ it("destroy is refused while deletionProtection is on, and deletes nothing", asy
   const destroy = await ws.pulumi(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
   expect(destroy.code).not.toBe(0);
   const output = `${destroy.stdout}\n${destroy.stderr}`;
+  // The engine reaches the leaves first: every resource protected, the first it reaches refuses.
   expect(output).toMatch(/orders-reads-1" cannot be deleted\s+because it is protected/);
   expect(output).toMatch(/orders-peering" cannot be deleted\s+because it is protected/);
   expect(await emulator.calls()).toEqual([]);

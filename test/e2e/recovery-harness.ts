@@ -17,7 +17,7 @@ export const ADOPT = { MDB_ADOPT_EXISTING: "true" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The processes `pid` started, their children included, from one `ps` listing (Linux and macOS). */
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const line of execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" }).split("\n")) {
     const [child, parent] = line.trim().split(/\s+/).map(Number);
@@ -26,6 +26,28 @@ function descendants(pid: number): number[] {
   }
   const below = (p: number): number[] => (children.get(p) ?? []).flatMap((c) => [c, ...below(c)]);
   return below(pid);
+}
+
+/** The provider processes (Pulumi's dynamic provider host) among those `pid` started, their children included. */
+export function providerProcesses(pid: number): number[] {
+  const below = new Set(descendants(pid));
+  return execFileSync("ps", ["-A", "-o", "pid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter(
+      (m): m is RegExpExecArray => m !== null && below.has(Number(m[1])) && /dynamic-provider/.test(m[2]),
+    )
+    .map((m) => Number(m[1]));
+}
+
+/** True while process `pid` runs (a zombie, dead but not yet reaped by its new parent, counts as gone). */
+export function running(pid: number): boolean {
+  try {
+    const state = execFileSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8" }).trim();
+    return state !== "" && !state.startsWith("Z");
+  } catch {
+    return false;
+  }
 }
 
 /**

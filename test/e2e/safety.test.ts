@@ -7,6 +7,9 @@
  *    place: the same id, one service, nothing deleted;
  * 2. a change that replaces a service with `deletionProtection: true` fails at preview, creating
  *    nothing; the way out the error gives, followed step by step, replaces it.
+ *
+ * And a `destroy` of a protected service: refused, said once, and the way out it gives (an `up` of
+ * that resource alone, then `destroy`) deletes it.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -120,6 +123,36 @@ it(
       expect(now).toEqual([expect.objectContaining({ region_code: "eu-west-1", status: "READY" })]);
       expect(now[0].service_id).not.toBe(old);
 
+      await ws.destroy();
+      expect(await services()).toEqual([]);
+    },
+  ),
+);
+
+it(
+  ...timed(
+    "a destroy refused by deletionProtection says so once, with the way that re-creates nothing",
+    async () => {
+      await ws.removeConfig("regionCode").catch(() => undefined);
+      await ws.config("protect", "true");
+      await ws.up();
+      const [{ service_id: id }] = await services();
+      await emulator.clearCalls();
+      const refused = await ws.pulumi(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
+      expect(refused.code).not.toBe(0);
+      const said = refused.stdout + refused.stderr;
+      // Once in the diagnostics, under the resource (the provider host's echo of it is gone).
+      const diagnostics = said.slice(said.indexOf("Diagnostics:"));
+      expect(diagnostics.split("has deletionProtection: true, so it was not deleted")).toHaveLength(2);
+      expect(said).toContain("give every resource of the stack Pulumi's option `protect: true`");
+      expect(said).toContain("run `pulumi up --target '**::db'` (it records that setting alone");
+      expect(await emulator.calls()).toEqual([]);
+
+      // The way out it gives: lift the setting for this resource alone, then destroy.
+      await ws.config("protect", "false");
+      await ws.pulumi(["up", "--yes", "--skip-preview", "--target", "**::db"]);
+      expect(await emulator.calls()).toEqual([]);
+      expect((await services()).map((s) => s.service_id)).toEqual([id]);
       await ws.destroy();
       expect(await services()).toEqual([]);
     },

@@ -1,8 +1,10 @@
 /**
  * Global setup of the end-to-end tests: gets the Pulumi CLI (scripts/ensure-pulumi, which
  * fails with the reason when it cannot), packs this package with `npm pack` and installs
- * the tarball, as a user would, into one dependency folder the example workspaces share.
- * Hands the results to the test files through environment variables.
+ * the tarball, as a user would, into one dependency folder the example workspaces share, with
+ * the TypeScript SDK of the native plugin (`@pulumi/mdb`) generated from the installed package's
+ * schema, as `pulumi package add` makes it, for the suites that run on the native types. Hands the
+ * results to the test files through environment variables.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -27,6 +29,12 @@ export default async function setup(): Promise<void> {
   const version = (name: string) => lock.packages[`node_modules/${name}`].version as string;
   const deps = path.join(work, "deps");
   fs.mkdirSync(deps);
+  // The native plugin's SDK, from the schema the tarball ships (what `package add` reads from it),
+  // inside the folder as `package add` puts it, so its compile finds the folder's dependencies.
+  const sdk = path.join(deps, "sdks", "mdb");
+  execFileSync("tar", ["-xzf", path.join(work, tarball), "-C", work, "package/plugin/schema.json"]);
+  const schema = path.join(work, "package", "plugin", "schema.json");
+  sh(path.join(bin, "sdkgen"), ["-language", "nodejs", "-local", "-schema", schema, "-out", sdk], root);
   fs.writeFileSync(
     path.join(deps, "package.json"),
     JSON.stringify({
@@ -34,6 +42,7 @@ export default async function setup(): Promise<void> {
       private: true,
       dependencies: {
         "pulumi-managed-db": `file:${path.join(work, tarball)}`,
+        "@pulumi/mdb": "file:sdks/mdb",
         "@pulumi/pulumi": version("@pulumi/pulumi"),
         typescript: version("typescript"),
         "@types/node": version("@types/node"),

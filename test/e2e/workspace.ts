@@ -186,6 +186,39 @@ export class EmulatorProcess {
   }
 }
 
+/**
+ * Which face of the package a program runs on: the dynamic classes (`pulumi-managed-db`), or the
+ * native plugin `mdb` through its generated SDK (`@pulumi/mdb`, the same classes and arguments).
+ */
+export type Face = "dynamic" | "native";
+
+/** The type token of a resource kind (`Service`) in `face`, as previews and URNs show it. */
+export function typeToken(face: Face, kind: string): string {
+  return face === "native" ? `mdb:index:${kind}` : `pulumi-nodejs:dynamic/mdb:${kind}`;
+}
+
+/**
+ * Turns a copied program of the dynamic classes into the same program on the native plugin: its
+ * sources import the generated SDK instead of the package, and its Pulumi.yaml names the
+ * installed package's plugin folder for `mdb` (what `pulumi package add` writes).
+ */
+function toNative(dir: string): void {
+  for (const file of fs.readdirSync(dir).filter((f) => /\.(ts|js)$/.test(f))) {
+    const text = fs.readFileSync(path.join(dir, file), "utf8");
+    fs.writeFileSync(
+      path.join(dir, file),
+      text.replace(/(from |require\()"pulumi-managed-db"/g, '$1"@pulumi/mdb"'),
+    );
+  }
+  const project = path.join(dir, "Pulumi.yaml");
+  const yaml = fs.readFileSync(project, "utf8");
+  if (!/^packages:/m.test(yaml))
+    fs.writeFileSync(
+      project,
+      `${yaml.trimEnd()}\npackages:\n  mdb: ./node_modules/pulumi-managed-db/plugin\n`,
+    );
+}
+
 /** What `preview`, `changeSummary` and `up` may add: Pulumi's diff display and policy packs. */
 export interface RunOptions {
   /** `--diff`: show the properties each step changes. */
@@ -225,10 +258,11 @@ export class Workspace {
   /**
    * Copies `examples/<example>` (or the folder `example`, when absolute) to a fresh folder, links
    * the dependencies installed from the packed tarball, and points Pulumi at a local backend and
-   * the emulator at `apiUrl`. The program, its dynamic providers and policy packs run on the
-   * `node` running these tests, whatever else is on PATH.
+   * the emulator at `apiUrl`. The program, its dynamic providers, the plugin and policy packs run
+   * on the `node` running these tests, whatever else is on PATH. On the `native` face the program
+   * uses the plugin's generated SDK instead of the dynamic classes (see {@link toNative}).
    */
-  static create(example: string, apiUrl: string): Workspace {
+  static create(example: string, apiUrl: string, face: Face = "dynamic"): Workspace {
     const work = process.env.MDB_E2E_WORK;
     const nodeModules = process.env.MDB_E2E_NODE_MODULES;
     const bin = process.env.MDB_E2E_PULUMI_BIN;
@@ -237,6 +271,7 @@ export class Workspace {
     const source = path.isAbsolute(example) ? example : path.join(root, "examples", example);
     const dir = fs.mkdtempSync(path.join(work, `${path.basename(source)}-`));
     fs.cpSync(source, dir, { recursive: true });
+    if (face === "native") toNative(dir);
     fs.symlinkSync(nodeModules, path.join(dir, "node_modules"), "dir");
     fs.mkdirSync(path.join(dir, ".state"));
     const env: Record<string, string> = {

@@ -60,8 +60,8 @@ it("a new service's URIs carry its initial password and its endpoint; no pooler 
     PGSSLMODE: "require",
   });
   expect(state.outs).toMatchObject({ username: "tsdbadmin", databaseName: "tsdb" });
-  expect(state.outs.poolerConnectionUri).toBeUndefined();
-  expect(state.outs.vpcConnectionUri).toBeUndefined();
+  expect(state.outs.poolerConnectionUri).toBeNull();
+  expect(state.outs.vpcConnectionUri).toBeNull();
 });
 
 it("follow the password, the pooler and the VPC as they change", async () => {
@@ -86,8 +86,8 @@ it("follow the password, the pooler and the VPC as they change", async () => {
   expect(api.connection_pooler!.endpoint.port).not.toBe(api.endpoint.port);
 
   const { state: off } = await services.update(after, { ...BASE, password, connectionPooler: false });
-  expect(off.outs.poolerConnectionUri).toBeUndefined();
-  expect(off.outs.vpcConnectionUri).toBeUndefined();
+  expect(off.outs.poolerConnectionUri).toBeNull();
+  expect(off.outs.vpcConnectionUri).toBeNull();
   expect(off.outs.connectionUri).toBe(uri(api.endpoint, password));
 });
 
@@ -136,7 +136,7 @@ describe("ReadReplicaSet", () => {
   it("has no connectionUri without a password, and gets one with no call that changes anything", async () => {
     const service = await services.create(BASE);
     const set = await sets.create({ ...SET, serviceId: service.id });
-    expect(set.outs.connectionUri).toBeUndefined();
+    expect(set.outs.connectionUri).toBeNull();
     const initial = service.outs.initialPassword as string;
     const { result, calls } = await recordCalls(emu, () =>
       sets.update(set, { ...SET, serviceId: service.id, password: initial, databaseName: "reports" }),

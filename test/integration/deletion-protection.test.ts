@@ -64,8 +64,12 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
     const error = await errorOf(resources.delete(state));
     expect(await emu.requests()).toEqual([]);
     expect(error.message).toContain(`${row.label} "${row.inputs.name as string}" (${state.id})`);
+    // The way that refuses before deleting anything, and the way out that re-creates nothing.
+    expect(error.message).toContain(
+      "to have `pulumi destroy` refuse before it deletes anything, give every resource of the stack Pulumi's option `protect: true`",
+    );
     expect(error.message).toMatch(
-      /set deletionProtection: false .*run `pulumi up`, then run `pulumi destroy`/,
+      /set deletionProtection: false in the program, run `pulumi up --target [^`]+` \(it records that setting alone; .*\), then run `pulumi destroy` again$/,
     );
     expect(await count(row.collection)).toBe(1);
   });

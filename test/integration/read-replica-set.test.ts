@@ -45,6 +45,10 @@ describe("create", () => {
       environment: "DEV",
       connectionPooler: false,
       endpoint: { host: expect.any(String), port: 5432 },
+      // Known to be none (no pooler, no password known): never [unknown] at a preview.
+      poolerEndpoint: null,
+      connectionUri: null,
+      password: null,
       username: "tsdbadmin",
       databaseName: "tsdb",
       __provider: PROVIDER,
@@ -132,7 +136,7 @@ describe("diff table", () => {
     );
     expect(off.calls).toEqual([`POST ${ONE}/disablePooler`]);
     expect(off.result.state.outs.connectionPooler).toBe(false);
-    expect(off.result.state.outs.poolerEndpoint).toBeUndefined();
+    expect(off.result.state.outs.poolerEndpoint).toBeNull();
     expect((await only()).connection_pooler).toBeUndefined();
   });
 

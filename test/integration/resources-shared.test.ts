@@ -14,6 +14,7 @@ import {
   drive,
   errorOf,
   errorText,
+  progressLines,
   recordCalls,
   type Props,
   useProviderEmulator,
@@ -192,14 +193,19 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
     expect(await list()).toHaveLength(1);
   });
 
-  it("with MDB_ADOPT_EXISTING=true a record of the same identity is adopted: no call, one record", async () => {
+  it("with MDB_ADOPT_EXISTING=true a record of the same identity is adopted: no call, one record, said so", async () => {
     await row.rawCreate(parent);
     const [record] = await list();
     process.env.MDB_ADOPT_EXISTING = "true";
     try {
+      progressLines.length = 0;
       const { result: state, calls } = await recordCalls(emu, () => resources.create(row.inputs(parent)));
       expect(state.id).toBe(parent ? `${parent}/${row.idOf(record)}` : row.idOf(record));
       expect(calls).toEqual([]);
+      // No create was sent: the progress says adopted, never "accepted as" nor "created as".
+      const own = String(row.idOf(record));
+      expect(progressLines).toContainEqual(expect.stringMatching(new RegExp(` adopted ${own}( \\(|$)`)));
+      expect(progressLines.filter((line) => / (accepted|created) as /.test(line))).toEqual([]);
     } finally {
       delete process.env.MDB_ADOPT_EXISTING;
     }

@@ -185,7 +185,7 @@ describe("each row of the diff table", () => {
     expect(moved.result.state.outs.vpcEndpoint).toMatchObject({ vpcId: b });
     const detached = await recordCalls(emu, () => services.update(moved.result.state, BASE));
     expect(detached.calls).toEqual([`POST ${SVC}/detachFromVPC`]);
-    expect(detached.result.state.outs.vpcId).toBeUndefined();
+    expect(detached.result.state.outs.vpcId).toBeNull();
   });
 
   it("a resize of a paused service starts it, resizes and stops it again", async () => {
@@ -305,7 +305,7 @@ describe("failures half-way keep the service in the stack", () => {
     const error = await errorOf(services.create(news));
     expect(error.id).toEqual(expect.any(String));
     const recorded = stateFromError(error, await services.check(news));
-    expect(recorded.outs.vpcId).toBeUndefined();
+    expect(recorded.outs.vpcId).toBeNull();
     const { result, calls } = await recordCalls(emu, () =>
       services.update(recorded, news, { initErrors: true }),
     );

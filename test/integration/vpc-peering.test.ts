@@ -101,6 +101,8 @@ describe("create", () => {
       peerVpcId: "vpc-peer1",
       provisionedId: record.provisioned_id,
       status: "active",
+      // Known to be none: never [unknown] at a preview.
+      errorMessage: null,
       __provider: PROVIDER,
     });
     expect(record.provisioned_id).toMatch(/^pcx-prov-/);
@@ -180,7 +182,7 @@ describe("refresh", () => {
     const error = await errorOf(peerings.create(toPeer({ __timeouts: { create: 50 } })));
     const state = stateFromError(error, await peerings.check(toPeer()));
     expect(state.outs).toMatchObject({ status: "pending" });
-    expect(state.outs.provisionedId).toBeUndefined();
+    expect(state.outs.provisionedId).toBeNull();
     await emu.waitFor(only, (p) => p.status === "active", { what: "peering active" });
 
     const read = await peerings.read(state.id, state.outs);

@@ -1,9 +1,15 @@
 /**
- * The transport's limits a stack may set: stack config `mdb:<name>` first, else `MDB_<NAME>`; a
+ * The transport's limits, and the waits', a stack may set: stack config `mdb:<name>` first, else `MDB_<NAME>`; a
  * value that is not a whole number in range is a configuration problem naming both, which check
  * reports at preview. The client built from them: test/integration/transport-bounds.test.ts.
  */
-import { configProblems, resolveConfig, resolveTransportLimits } from "../../provider/config";
+import {
+  configProblems,
+  resolveConfig,
+  resolveTransportLimits,
+  resolveWaitLimits,
+} from "../../provider/config";
+import { ApiSession } from "../../provider/runtime";
 
 const BASE = { MDB_API_URL: "https://api.example.com", MDB_PUBLIC_KEY: "pk", MDB_SECRET_KEY: "sk" };
 const stack = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
@@ -68,6 +74,28 @@ describe("transport limits from stack config and the environment", () => {
   it("a bad environment variable is named as such", () => {
     expect(configProblems(stack({}), { ...BASE, MDB_TIMEOUT_MS: "soon" })).toEqual([
       expect.stringMatching(/^environment variable MDB_TIMEOUT_MS is "soon"; it must be a whole number/),
+    ]);
+  });
+});
+
+describe("the wait limit mdb:unexpectedStatusMs", () => {
+  it("is read from stack config, else MDB_UNEXPECTED_STATUS_MS, and reaches the session", () => {
+    expect(resolveWaitLimits(stack({ "mdb:unexpectedStatusMs": "60000" }), {}).limits).toEqual({
+      unexpectedStatusMs: 60_000,
+    });
+    expect(resolveWaitLimits(stack({}), { MDB_UNEXPECTED_STATUS_MS: "1500" }).limits).toEqual({
+      unexpectedStatusMs: 1_500,
+    });
+    expect(resolveWaitLimits(stack({}), {})).toEqual({ limits: {}, problems: [] });
+    const session = new ApiSession(resolveConfig(stack({}), { ...BASE, MDB_UNEXPECTED_STATUS_MS: "1500" }));
+    expect(session.unexpectedStatusMs).toBe(1_500);
+  });
+
+  it("a value that is not a whole number is a configuration problem naming the key and the variable", () => {
+    expect(configProblems(stack({ "mdb:unexpectedStatusMs": "5m" }), BASE)).toEqual([
+      'stack config mdb:unexpectedStatusMs is "5m"; it must be a whole number from 1 to 9007199254740991 ' +
+        "(milliseconds). Set it with `pulumi config set mdb:unexpectedStatusMs <value>` or the environment " +
+        "variable MDB_UNEXPECTED_STATUS_MS",
     ]);
   });
 });

@@ -8,6 +8,10 @@ import {
   ProductionDatabase,
   type ProductionDatabaseArgs,
 } from "../../provider/components/production-database";
+import { SECRET_SIG, SIG_KEY } from "../../provider/pulumi-contract/sentinels";
+
+/** A secret, as the mocked engine receives it. */
+const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 
 /** A resource the mocked engine was asked to register. */
 interface Registered {
@@ -100,11 +104,12 @@ describe("defaults", () => {
       memoryGbs: 8,
       environment: "PROD",
     });
-    // Its connection URI uses the service's credentials: the initial password, the default names.
-    expect(children["orders-reads-1"].inputs.password).toBe("initial-pw");
+    // Its connection URI uses the service's credentials: the initial password (followed, as a
+    // secret: nothing restated), the default names.
+    expect(children["orders-reads-1"].inputs.password).toEqual(secret("initial-pw"));
   });
 
-  it("protect is set on the replica sets and the peering, whose deletes the API cannot refuse", async () => {
+  it("protect is set on every resource, so that a destroy refuses before it deletes anything", async () => {
     const protect: Record<string, boolean | undefined> = {};
     const transformations = [
       (args: pulumi.ResourceTransformationArgs) => {
@@ -114,8 +119,12 @@ describe("defaults", () => {
     ];
     const peering = { peerAccountId: "123456789012", peerVpcId: "vpc-peer" };
     await build({ ...BASE, peering }, { transformations });
-    expect(protect).toMatchObject({ "orders-reads-1": true, "orders-peering": true });
-    expect(protect["orders-db"]).toBeFalsy();
+    expect(protect).toMatchObject({
+      "orders-vpc": true,
+      "orders-db": true,
+      "orders-reads-1": true,
+      "orders-peering": true,
+    });
 
     for (const key of Object.keys(protect)) delete protect[key];
     registered = [];
@@ -173,7 +182,7 @@ describe("args", () => {
         nodes: 1,
         cpuMillis: 1000,
         memoryGbs: 4,
-        password: "chosen-password",
+        password: secret("chosen-password"),
         username: "app",
         databaseName: "orders",
       });

@@ -237,13 +237,15 @@ it("keeps every exported type a program may use (checked when compiled)", () => 
     same<ReadReplicaSetOutputs, ReadReplicaSetOutputs010>(true),
     same<VpcOutputs, VpcOutputs010>(true),
     same<VpcPeeringOutputs, VpcPeeringOutputs010>(true),
-    same<mdb.Service["endpoint"], pulumi.Output<Endpoint | undefined>>(true),
+    // Since 0.2.0 an output the resource has none of is null in the state (never unknown at a
+    // preview), so a class property may be null too: widened, never narrowed.
+    same<mdb.Service["endpoint"], pulumi.Output<Endpoint | null | undefined>>(true),
     same<mdb.Service["resources"], pulumi.Output<ResourceOutput[]>>(true),
-    same<mdb.Service["pgEnv"], pulumi.Output<PgEnv | undefined>>(true),
+    same<mdb.Service["pgEnv"], pulumi.Output<PgEnv | null | undefined>>(true),
     same<mdb.Service["projectId"], pulumi.Output<string>>(true),
-    same<mdb.Service["deletionProtection"], pulumi.Output<boolean | undefined>>(true),
-    same<mdb.ReadReplicaSet["poolerEndpoint"], pulumi.Output<Endpoint | undefined>>(true),
-    same<mdb.VpcPeering["provisionedId"], pulumi.Output<string | undefined>>(true),
+    same<mdb.Service["deletionProtection"], pulumi.Output<boolean | null | undefined>>(true),
+    same<mdb.ReadReplicaSet["poolerEndpoint"], pulumi.Output<Endpoint | null | undefined>>(true),
+    same<mdb.VpcPeering["provisionedId"], pulumi.Output<string | null | undefined>>(true),
     same<mdb.ServiceArgs, ServiceArgs010>(true),
     same<mdb.ReadReplicaSetArgs, ReadReplicaSetArgs010>(true),
     same<mdb.VpcArgs, VpcArgs010>(true),
@@ -287,7 +289,7 @@ it("keeps every exported type a program may use (checked when compiled)", () => 
 it("refuses what 0.1.0 refused (checked when compiled)", () => {
   const refused = (_service: mdb.Service, _args: mdb.ServiceArgs) => {
     // @ts-expect-error an endpoint's port is a number
-    const port: pulumi.Output<string | undefined> = _service.endpoint.apply((e) => e?.port);
+    const port: pulumi.Output<string | null | undefined> = _service.endpoint.apply((e) => e?.port);
     // @ts-expect-error `status` is an output, not an input
     const status: mdb.ServiceArgs = { ..._args, status: "READY" };
     // @ts-expect-error serviceType is one of the service types

@@ -5,9 +5,13 @@
  * meets it. The behaviour each reliance serves is tested end to end elsewhere (the e2e suites:
  * recorded states, recovery, previews).
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
+import { dynamicHost as watchedHost, onEngineCancel } from "../../provider/pulumi-contract/dynamic-host";
+import { echoOnce, quietErrorEcho } from "../../provider/pulumi-contract/error-echo";
 import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/provider-text";
 import * as sentinels from "../../provider/pulumi-contract/sentinels";
 import { sdkPieces } from "../../provider/pulumi-contract/construct-runtime";
@@ -300,5 +304,105 @@ describe("construct-runtime.ts: the SDK pieces a provider builds a component in 
     );
     for (const name of ["resetOptions", "awaitFeatureSupport", "setAllConfig"])
       expect(configure).toContain(name);
+  });
+});
+
+describe("dynamic-host.ts: the engine's Cancel reaches the host's gRPC server, whose handler does nothing", () => {
+  const hostMain = path.join(pulumiRoot, "cmd", "dynamic-provider", "index.js");
+
+  it("the host takes the engine's address first, and serves with the @grpc/grpc-js its module resolves", () => {
+    expect(dynamicHost).toMatch(/main\(process\.argv\.slice\(2\)\)/);
+    expect(dynamicHost).toMatch(/require\("@grpc\/grpc-js"\)/);
+    expect(dynamicHost).toMatch(/new grpc\.Server\(/);
+    // Its Cancel answers at once and changes nothing: the operations in flight are let run.
+    expect(dynamicHost).toMatch(
+      /cancel\(call, callback\) \{\s*callback\(undefined, new emptyproto\.Empty\(\)\);\s*\}/,
+    );
+  });
+
+  it("that grpc-js's Server looks up each call's handler through _retrieveHandler(path)", () => {
+    const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(hostMain)] })) as {
+      Server: { prototype: Record<string, unknown> };
+    };
+    expect(typeof grpc.Server.prototype._retrieveHandler).toBe("function");
+    const serverJs = fs.readFileSync(
+      require.resolve("@grpc/grpc-js/build/src/server.js", { paths: [path.dirname(hostMain)] }),
+      "utf8",
+    );
+    expect(serverJs).toMatch(/const handler = this\._retrieveHandler\(path\);/);
+  });
+
+  it("in the running host, a Cancel from the engine calls the watcher, and the host knows the engine's address", async () => {
+    const built = path.resolve(__dirname, "../../dist/provider/pulumi-contract/dynamic-host.js");
+    if (!fs.existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
+    const preload = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mdb-contract-")), "watch.js");
+    fs.writeFileSync(
+      preload,
+      `const { dynamicHost, onEngineCancel } = require(${JSON.stringify(built)});\n` +
+        "setImmediate(() => {\n" +
+        "  process.stderr.write(`ENGINE ${dynamicHost() && dynamicHost().engine}\\n`);\n" +
+        '  process.stderr.write(`WATCHING ${onEngineCancel(() => process.stderr.write("CANCEL SEEN\\n"))}\\n`);\n' +
+        "});\n",
+    );
+    const child = spawn(process.execPath, ["-r", preload, hostMain, "127.0.0.1:1"], { stdio: "pipe" });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+        child.once("exit", (code) => reject(new Error(`the host exited (${code}): ${stderr}`)));
+      });
+      const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(hostMain)] }));
+      const { ResourceProviderClient } = require(path.join(pulumiRoot, "proto", "provider_grpc_pb.js"));
+      const { Empty } = require(
+        require.resolve("google-protobuf/google/protobuf/empty_pb", { paths: [pulumiRoot] }),
+      );
+      const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      await new Promise<void>((resolve, reject) =>
+        client.cancel(new Empty(), (error: Error | null) => (error ? reject(error) : resolve())),
+      );
+      client.close();
+      for (let i = 0; i < 100 && !stderr.includes("CANCEL SEEN"); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(stderr).toContain("ENGINE 127.0.0.1:1");
+      expect(stderr).toContain("WATCHING true");
+      expect(stderr).toContain("CANCEL SEEN");
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("outside the host (this test, a program), nothing is watched", () => {
+    expect(watchedHost()).toBeUndefined();
+    expect(onEngineCancel(() => undefined)).toBe(false);
+  });
+});
+
+describe("error-echo.ts: the host prints each error of check, diff, read and delete before answering with it", () => {
+  it("as `${e}: ${e.stack}` in each of the four", () => {
+    const echoes = dynamicHost.match(
+      /catch \(e\) \{\s*console\.error\(`\$\{e\}: \$\{e\.stack\}`\);\s*callback\(e, undefined\);/g,
+    );
+    expect(echoes).toHaveLength(4);
+    for (const method of ["check", "diff", "read", "delete"])
+      expect(dynamicHost).toMatch(
+        new RegExp(
+          `async ${method}\\(call, callback\\) \\{[\\s\\S]*?console\\.error\\(\`\\$\\{e\\}: \\$\\{e\\.stack\\}\`\\)`,
+        ),
+      );
+  });
+
+  it("so the echo of an error the dynamic face marked is left out, once; others and bugs are kept", () => {
+    const lines: unknown[][] = [];
+    const fake = { error: (...args: unknown[]) => void lines.push(args) };
+    quietErrorEcho(fake);
+    const refusal = echoOnce(new Error("service x has deletionProtection: true"));
+    const bug = echoOnce(new TypeError("cannot read properties of undefined"));
+    // What the host writes, as it formats it.
+    fake.error(`${refusal}: ${refusal.stack}`);
+    fake.error(`${bug}: ${bug.stack}`);
+    fake.error("another line");
+    fake.error(`${refusal}: ${refusal.stack}`);
+    expect(lines).toEqual([[`${bug}: ${bug.stack}`], ["another line"], [`${refusal}: ${refusal.stack}`]]);
   });
 });

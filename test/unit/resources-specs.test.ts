@@ -94,7 +94,15 @@ const CASES: SpecCase[] = [
   {
     spec: specOf(SERVICE),
     valid: service,
-    checked: { ...service, ...serviceDefaults },
+    // With the outputs the inputs show absent (no pooler, no VPC): `null`, known at a preview.
+    checked: {
+      ...service,
+      ...serviceDefaults,
+      poolerEndpoint: null,
+      poolerConnectionUri: null,
+      vpcEndpoint: null,
+      vpcConnectionUri: null,
+    },
     observed: {
       serviceId: "svc1",
       projectId: "proj",
@@ -220,6 +228,7 @@ const CASES: SpecCase[] = [
       connectionPooler: false,
       username: "tsdbadmin",
       databaseName: "tsdb",
+      poolerEndpoint: null,
     },
     observed: {
       replicaSetId: "rrs1",

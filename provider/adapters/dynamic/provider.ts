@@ -10,6 +10,7 @@ import type { CallContext, Runtime } from "../../kit/context";
 import type { DetailedDiffResult } from "../../kit/fields/diff";
 import type { KitProvider } from "../../kit/lifecycle/provider";
 import { PartialFailure } from "../../kit/lifecycle/partial";
+import { echoOnce } from "../../pulumi-contract/error-echo";
 import type { Timeouts } from "../../kit/lifecycle/timeouts";
 import type { Props } from "../../kit/spec";
 import { withoutUndefined } from "../../kit/fields/outputs";
@@ -75,16 +76,27 @@ export function dynamicProvider(kit: KitProvider, runtime: Pick<Runtime, "log">)
     }
   };
 
+  /** `work`, its rejection marked so that the host does not print it a second time (`error-echo.ts`). */
+  const once = <T>(work: () => Promise<T>): Promise<T> =>
+    work().catch((error: unknown) => {
+      throw echoOnce(error);
+    });
+
   return {
     async configure(req) {
       kit.configure(req.config);
     },
-    async check(olds, news) {
-      const { own, hidden } = splitHidden(news);
-      const checked = await kit.check(splitHidden(olds).own, own, callOf(news));
-      return { inputs: { ...checked.inputs, ...hidden }, failures: checked.failures };
-    },
-    diff: (id, olds, news) => kit.diff(id, olds, splitHidden(news).own, callOf(news)),
+    // The engine previews a dynamic resource's create or update with the checked inputs as its
+    // outputs: an output-only row the inputs show absent goes there as `null`, or the program would
+    // see it unknown (`+ poolerEndpoint: [unknown]` with the pooler off).
+    check: (olds, news) =>
+      once(async () => {
+        const { own, hidden } = splitHidden(news);
+        const checked = await kit.check(splitHidden(olds).own, own, callOf(news));
+        const absent = Object.fromEntries((checked.absentOutputs ?? []).map((name) => [name, null]));
+        return { inputs: { ...checked.inputs, ...absent, ...hidden }, failures: checked.failures };
+      }),
+    diff: (id, olds, news) => once(() => kit.diff(id, olds, splitHidden(news).own, callOf(news))),
     async create(inputs) {
       const { own, hidden } = splitHidden(inputs);
       const call = callOf(inputs, "create");
@@ -95,12 +107,13 @@ export function dynamicProvider(kit: KitProvider, runtime: Pick<Runtime, "log">)
           : await partial(hidden, () => kit.create(own, call));
       return { id: made.id, outs: stored(made.outs, hidden) };
     },
-    async read(id, props) {
-      const olds = props ?? {};
-      const { own, hidden } = splitHidden(olds);
-      const found = await kit.read(id, own, callOf(olds));
-      return found.props ? { ...found, props: stored(found.props, hidden) } : found;
-    },
+    read: (id, props) =>
+      once(async () => {
+        const olds = props ?? {};
+        const { own, hidden } = splitHidden(olds);
+        const found = await kit.read(id, own, callOf(olds));
+        return found.props ? { ...found, props: stored(found.props, hidden) } : found;
+      }),
     async update(id, olds, news) {
       const { own, hidden } = splitHidden(news);
       const updated = await partial(hidden, () =>
@@ -108,6 +121,6 @@ export function dynamicProvider(kit: KitProvider, runtime: Pick<Runtime, "log">)
       );
       return { outs: stored(updated.outs, hidden) };
     },
-    delete: (id, props) => kit.delete(id, splitHidden(props).own, callOf(props, "delete")),
+    delete: (id, props) => once(() => kit.delete(id, splitHidden(props).own, callOf(props, "delete"))),
   };
 }

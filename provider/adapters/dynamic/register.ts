@@ -2,7 +2,8 @@
  * What every resource class hands to `pulumi.CustomResource`, read from its spec: the dynamic
  * resource type token, the provider's text (as `pulumi.dynamic.Resource` would store it, see
  * `../pulumi-contract/provider-text.ts`), the program's inputs plus the hidden ones the provider needs (a
- * generated name, the id to adopt for `import`, the resource's own name, the `customTimeouts`), every output name
+ * generated name, the id to adopt for `import`, the resource's own name, the `customTimeouts`), the
+ * inputs that follow another resource of the program when left out (`links.ts`), every output name
  * registered, and the options without `import`, with the spec's secret outputs and
  * delete-before-replace; and {@link SpecResource}, the base class that registers with them.
  */
@@ -15,6 +16,7 @@ import type { FieldTable, ResourceDefinition } from "../../kit/fields/field-tabl
 import { type ResourceSpec, specOf } from "../../kit/spec";
 import type { ArgsOf, OutputProps } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
+import { followed, rememberResource } from "../../program-links";
 import { takeImport, timeoutsInput } from "./options";
 
 /** The module part of every type token: `pulumi-nodejs:dynamic/mdb:<Class>`. */
@@ -47,6 +49,8 @@ export function registration(
     props.name = autoName(pulumi.getProject(), pulumi.getStack(), resourceName);
     props[AUTO_NAMED_INPUT] = true;
   }
+  for (const [input, follow] of Object.entries(spec.follows))
+    if (props[input] === undefined) props[input] = followed(props, follow);
   props[RESOURCE_NAME_INPUT] = resourceName;
   props[TIMEOUTS_INPUT] = timeoutsInput(rest.customTimeouts);
   for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
@@ -83,6 +87,7 @@ export abstract class SpecResource extends pulumi.CustomResource {
     } finally {
       restoreStacks();
     }
+    rememberResource(spec.kind, this);
   }
 }
 watchRegistration(SpecResource.prototype);

@@ -213,6 +213,29 @@ export interface ResourceDefinition<F extends FieldTable = FieldTable, P extends
   failedStatus?: string;
   /** Replacements delete the old resource first. */
   deleteBeforeReplace?: boolean;
+  /**
+   * The output-only rows the checked `inputs` show the resource will not have (a pooler's
+   * endpoint while `connectionPooler` is false), so a preview knows them to be none rather than
+   * unknown. A value unknown during preview decides nothing.
+   */
+  absentOutputs?: (inputs: Record<string, unknown>) => string[];
+  /**
+   * Inputs that, left out of the program, follow another resource of the same program: the input
+   * `via` holds that resource's id, and the input takes the first of its `outputs` that has a
+   * value, as it changes (a read replica set's `password`: its service's current one). How a face
+   * reaches the other resource is its own (see `adapters/dynamic/links.ts`).
+   */
+  follows?: Readonly<Record<string, Follow>>;
+}
+
+/** Where an input a program leaves out is taken from (see `ResourceDefinition.follows`). */
+export interface Follow {
+  /** The input that holds the other resource's id. */
+  via: string;
+  /** The kind of that resource (`resources/registry.ts`). */
+  kind: string;
+  /** Its outputs to take, in order: the first with a value. */
+  outputs: readonly string[];
 }
 
 /** What the kit reads of a definition, derived once from its table (see {@link factsOf}). */

@@ -1,8 +1,9 @@
 /**
  * Output shapes and mapping shared by the resources. Outputs go to the engine as protobuf Structs, which
  * cannot hold `undefined`, so undefined members are dropped at every depth (an absent output
- * and an undefined one mean the same); and a refreshed or imported resource gives back, as its
- * inputs, exactly the properties its diff rules name.
+ * and an undefined one mean the same), and a row the class registers that the resource has no
+ * value for is `null` in the state; a refreshed or imported resource gives back, as its inputs, exactly the
+ * properties its diff rules name.
  */
 import { z } from "zod";
 import { named } from "./type-facts";
@@ -16,6 +17,33 @@ export function withoutUndefined<T>(value: T): T {
     return out as T;
   }
   return value;
+}
+
+/**
+ * `outs` with `null` for each of `names` (the properties the class registers) it has no value for.
+ * Pulumi's SDK shows a registered property absent from the state as unknown at every preview
+ * (`+ poolerEndpoint: [unknown]`) and warns at every `up` when a program exports it (`Undefined
+ * value (poolerEndpoint) will not show as a stack output`); a `null` is known to be nothing. So
+ * the state holds every such property, `null` when the resource has none (a pooler that is off, a
+ * password the program never set), as providers with a schema do.
+ */
+export function absentAsNull(
+  outs: Record<string, unknown>,
+  names: readonly string[],
+): Record<string, unknown> {
+  const all = { ...outs };
+  for (const name of names) if (all[name] === undefined) all[name] = null;
+  return all;
+}
+
+/** `props` (a state) without the `null`s {@link absentAsNull} put for `names`: the kit reads them as absent. */
+export function nullAsAbsent(
+  props: Record<string, unknown>,
+  names: readonly string[],
+): Record<string, unknown> {
+  const read = { ...props };
+  for (const name of names) if (read[name] === null) delete read[name];
+  return read;
 }
 
 /** A host and port, as every endpoint output shows it. */

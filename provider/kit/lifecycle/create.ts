@@ -4,10 +4,12 @@
  * name encodes project, stack and resource), one named by the program is adopted only with
  * `mdb:adoptExisting`, else refused with advice (`adopt-existing.ts`). A create is never
  * blindly retried: after an ambiguous failure (the request may have been carried out), the
- * list is read again, and only a matching record that was not there before is taken.
+ * list is read again, and only a matching record that was not there before is taken. Once the
+ * run is cancelled, nothing is sent.
  */
 import { MdbApiError } from "../../client/errors";
 import { adoptOrRefuse } from "./adopt-existing";
+import { refuseIfCancelled } from "./cancel";
 import type { CreatePolicy, OpContext } from "../spec";
 
 /**
@@ -62,6 +64,7 @@ export async function createOnce<I, R, P extends string>(
   if (same.length > 0 && policy.ignored) ctx.log(policy.ignored(same, want, ctx));
   const known = new Set(before.map(recordId));
   for (let attempt = 1; ; attempt++) {
+    refuseIfCancelled(ctx.signal, `sending the create of ${what}`);
     try {
       return await policy.send(ctx, want);
     } catch (error) {
@@ -72,7 +75,9 @@ export async function createOnce<I, R, P extends string>(
       }
       ctx.log(`create of ${what} met ${error.code}; checking whether it was created`);
       await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
-      const made = (await policy.list(ctx, want)).find(
+      // This look is not cancelled: a record the create made is recorded, even after a Ctrl-C.
+      const looking = { ...ctx, api: ctx.api?.withSignal?.(undefined) ?? ctx.api };
+      const made = (await policy.list(looking, want)).find(
         (r) => policy.same(r, want) && !known.has(recordId(r)),
       );
       if (made) return made;

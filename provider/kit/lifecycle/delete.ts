@@ -9,7 +9,8 @@ import type { BackoffPolicy } from "../../client/backoff";
 import { MdbApiError } from "../../client/errors";
 import type { Clock } from "../context";
 import { BLOCKED_GRACE_MS, type Blocker, blockedError, judgeBlocked } from "./blockers";
-import { WaitError, formatDuration, waitFor } from "./wait";
+import { apiReason } from "./statuses";
+import { type PollVerdict, WaitError, formatDuration, waitFor } from "./wait";
 
 /** True when `error` is the API's 404: the resource does not exist (any more). */
 export function isGone(error: unknown): boolean {
@@ -54,6 +55,22 @@ export interface DeleteOptions {
   log(message: string): void;
   /** Time and sleep. */
   clock: Clock;
+  /** The run's cancellation: the wait ends at once when it aborts. */
+  signal?: AbortSignal;
+  /** Longest time in a row the record may show a status other than deleting, in ms; absent: the default. */
+  unexpectedStatusMs?: number;
+}
+
+/**
+ * Verdict on a record still there after its delete was sent: on its way out (`DELETING`,
+ * `deleting`, or no status at all) the wait goes on; any other status is one it does not expect
+ * (the delete not acted upon, a failed server), named with the API's reason.
+ */
+export function judgeDeleting(record: { status?: string }): PollVerdict {
+  const state = record.status ?? "present";
+  return record.status === undefined || /^delet/i.test(record.status)
+    ? { done: false, state }
+    : { done: false, state, unexpected: apiReason(record) };
 }
 
 /** Sends a delete (404: already gone), then waits until the resource is gone. */
@@ -65,16 +82,15 @@ export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
   const look = options.look;
   if (!sent || !look) return;
   await waitFor(
-    async () => {
-      const record = (await unlessGone(look())) as { status?: string } | undefined;
-      return record === undefined ? undefined : (record.status ?? "present");
-    },
-    (state) => (state === undefined ? { done: true } : { done: false, state }),
+    async () => (await unlessGone(look())) as { status?: string } | undefined,
+    (record) => (record === undefined ? { done: true } : judgeDeleting(record)),
     {
       what: `${options.what} to be deleted`,
       timeoutMs: Math.max(0, options.timeoutMs - (options.clock.now() - start)),
       onProgress: options.log,
       clock: options.clock,
+      signal: options.signal,
+      unexpectedLimitMs: options.unexpectedStatusMs,
     },
   );
 }
@@ -115,6 +131,7 @@ async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): P
         poll: whileInUse.poll,
         onProgress: options.log,
         clock: options.clock,
+        signal: options.signal,
       },
     );
   } catch (error) {

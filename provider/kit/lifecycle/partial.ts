@@ -6,11 +6,16 @@
  */
 import { MdbApiError } from "../../client/errors";
 import { PartialFailure } from "../../pulumi-contract/partial-failure";
+import { deleteAdvice, keptAdvice } from "../messages/waits";
+import { isCancellation } from "./cancel";
+import { WaitError } from "./wait";
 
 export { PartialFailure };
 
 /** Where the state of a partial failure comes from. */
 export interface PartialState {
+  /** The resource in words, for the advice a failed wait ends with: `service q1w2e3r4t5`. */
+  resource?: string;
   /** The resource as it is now (a read of the API); undefined when it is gone. */
   observe(): Promise<Record<string, unknown> | undefined>;
   /**
@@ -21,11 +26,43 @@ export interface PartialState {
   known(): Record<string, unknown>;
 }
 
-/** True when `error` (or one it was caused by) says the API could not be reached: asking again now would not help. */
+/**
+ * True when `error` (or one it was caused by) says the API could not be reached, or the run was
+ * cancelled: asking again now would not help, or not be sent.
+ */
 function unreachable(error: unknown): boolean {
+  if (isCancellation(error)) return true;
   for (let e = error; e instanceof Error; e = e.cause)
     if (e instanceof MdbApiError && (e.code === "NETWORK_ERROR" || e.code === "TIMEOUT")) return true;
   return false;
+}
+
+/** Why a wait-related failure ended the operation, when it calls for advice: stuck, or cancelled. */
+function waitEnding(error: unknown): "stuck" | "cancelled" | undefined {
+  if (isCancellation(error)) return "cancelled";
+  if (error instanceof WaitError && error.kind === "stuck") return "stuck";
+  return undefined;
+}
+
+/** `error` with `advice` after its message (the original as its cause). */
+function advised(error: unknown, advice: (why: "stuck" | "cancelled") => string): unknown {
+  const why = waitEnding(error);
+  if (!why) return error;
+  const failed = new Error(`${(error as Error).message}. ${advice(why)}`, { cause: error });
+  failed.name = (error as Error).name;
+  return failed;
+}
+
+/**
+ * Runs the delete `steps` of `resource`; a wait that failed stuck or cancelled says what it leaves
+ * (the resource stays in the stack) and what to do next.
+ */
+export async function withDeleteAdvice(resource: string, steps: () => Promise<void>): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    throw advised(error, (why) => deleteAdvice(resource, why));
+  }
 }
 
 /**
@@ -33,6 +70,8 @@ function unreachable(error: unknown): boolean {
  * resource as observed now (unless the API could not be reached: its retries would only delay
  * the error), else as last known ({@link PartialState}): never empty, so the next preview
  * compares the program with what was done and plans only what is left, never a replacement.
+ * A wait that failed stuck or cancelled says, after its message, that the resource is kept and
+ * what to do next.
  */
 export async function withPartialState<T>(
   id: string,
@@ -49,6 +88,10 @@ export async function withPartialState<T>(
       properties = undefined;
     }
     properties ??= state.known();
-    throw new PartialFailure(id, properties, error);
+    throw new PartialFailure(
+      id,
+      properties,
+      advised(error, (why) => keptAdvice(state.resource ?? "the resource", why)),
+    );
   }
 }

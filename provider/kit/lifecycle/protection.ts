@@ -3,7 +3,8 @@
  * deleted. Pulumi hands `delete` the OLD state, so the flag the last `pulumi up` recorded is
  * the one that counts: lifting it takes an `up` with `false` before the destroy (or the
  * replacement) that deletes the resource. A replacement the program asks for is refused earlier,
- * by the diff at preview ({@link protectedReplacement}), before its new half is created.
+ * by the diff at preview ({@link protectedReplacement}), before its new half is created. A
+ * destroy cannot be refused earlier by a provider: Pulumi's `protect` option on every resource does.
  */
 
 /** The setting that protects a resource (a row of its field table, `rows.ts`). */
@@ -24,14 +25,27 @@ export interface ProtectedResource {
   props: Record<string, unknown>;
 }
 
-/** Throws, before any API call, when the state of the resource says it is protected. */
-export function refuseIfProtected({ label, id, props }: ProtectedResource): void {
+/**
+ * Throws, before any API call, when the state of the resource says it is protected. A provider
+ * learns of a `pulumi destroy` only when the engine asks it to delete each resource, after those
+ * that depend on it and beside the others: so the refusal says how to have `destroy` refuse before
+ * deleting anything (Pulumi's `protect` option on every resource: the engine refuses a protected
+ * resource when it reaches it, so the first it reaches must be protected), and how to delete this
+ * one without re-creating what the destroy deleted (an `up` of this resource alone).
+ * `resource` is the program's name of it (`db`), when known.
+ */
+export function refuseIfProtected({ label, id, props }: ProtectedResource, resource?: string): void {
   if (!isProtected(props)) return;
   const name = typeof props.name === "string" ? ` "${props.name}"` : "";
+  const target = resource ? `'**::${resource}'` : "<its URN>";
   throw new Error(
     `${label}${name} (${id}) has ${PROTECTION_INPUT}: true, so it was not deleted (no API call was made). ` +
-      `To delete it, set ${PROTECTION_INPUT}: false in the program, run \`pulumi up\`, then run ` +
-      "`pulumi destroy` (or the `pulumi up` that replaces or removes it) again",
+      "A destroy reaches it only after deleting what depends on it and beside everything else; to have " +
+      "`pulumi destroy` refuse before it deletes anything, give every resource of the stack Pulumi's option " +
+      "`protect: true` (or a parent component with it: children inherit it), as ProductionDatabase does for its " +
+      `own. To delete this ${label}, set ${PROTECTION_INPUT}: false in the program, run ` +
+      `\`pulumi up --target ${target}\` (it records that setting alone; a plain \`pulumi up\` would also ` +
+      "re-create what this destroy deleted), then run `pulumi destroy` again",
   );
 }
 

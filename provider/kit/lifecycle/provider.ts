@@ -22,8 +22,9 @@ import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../f
 import { parseInputs } from "../messages/input-errors";
 import { change, describeChange, shown } from "../preview/lines";
 import { previewCalls } from "../preview/calls";
-import { inputsOf, withoutUndefined } from "../fields/outputs";
-import { withPartialState } from "./partial";
+import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
+import { withDeleteAdvice, withPartialState } from "./partial";
+import { cancellable, refuseIfCancelled } from "./cancel";
 import { PROTECTION_INPUT, isProtected, protectedReplacement, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "../fields/settings";
@@ -38,6 +39,11 @@ export interface CheckResult {
   inputs: Props;
   /** What is wrong; empty when nothing is. */
   failures: CheckFailure[];
+  /**
+   * Output-only rows the inputs show the resource will not have: a face whose engine takes the
+   * checked inputs for the outputs of a preview records them `null` there (the dynamic face).
+   */
+  absentOutputs?: string[];
 }
 
 /** What create returns: the new resource's id and outputs. */
@@ -93,13 +99,16 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   /** What an operation works with: the session's client, the call's progress, the runtime's clock. */
   const opContext = (ref: ResourceRef<P>, deadline: number, call: CallContext): OpContext<P> => {
     const session = runtime.session();
+    const signal = runtime.cancellation;
     return {
-      api: session.api,
+      api: cancellable(session.api, signal),
       adoptExisting: session.adoptExisting,
       log: call.log,
       clock: runtime.clock,
       ref,
       deadline,
+      signal,
+      unexpectedStatusMs: session.unexpectedStatusMs,
     };
   };
   const resolveProjectId = (own?: string) => runtime.session().projectId(own);
@@ -137,6 +146,19 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     }
     return (Object.keys(api).length > 0 ? { ...out, [API_WORDS_OUTPUT]: api } : out) as O;
   };
+  /**
+   * The state the engine keeps of `outs` (`stateOf`), each property the class registers present,
+   * `null` when absent, so that a program knows it at every preview.
+   */
+  const stored = (outs: object, carrier: Props, from?: "inputs" | "outputs") =>
+    absentAsNull(stateOf(outs, carrier, from), spec.registered);
+  /** A state the engine hands over, its `null`s read as absent. */
+  const given = (props: Props | undefined) => nullAsAbsent(props ?? {}, spec.registered);
+  /** `checked` with the outputs its inputs show absent, when they are valid. */
+  const withAbsent = (checked: CheckResult): CheckResult =>
+    checked.failures.length > 0 || !spec.absentOutputs
+      ? checked
+      : { ...checked, absentOutputs: spec.absentOutputs(checked.inputs) };
   const last = spec.id.parts[spec.id.parts.length - 1];
   const withOwn = (ref: ResourceRef<P>, record: R) =>
     ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
@@ -168,6 +190,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       ref: ctx.ref,
       what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
       progress: ctx.log,
+      signal: ctx.signal,
       settle: (target: string | undefined, until?: (record: R) => boolean) => {
         if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
         return ops.waitFor(ctx, target, until);
@@ -186,7 +209,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     // project and the resource's own read-only lookups: nothing is asked of an invalid program.
     async check(olds, news, call) {
       const facts = { ...spec, secretInputs: call.secretInputs };
-      const checked = checkInputs(spec.inputs, news, facts);
+      const checked = withAbsent(checkInputs(spec.inputs, news, facts));
       if (!runtime.liveChecks()) return checked;
       const failures = [...checked.failures, ...configFailures(runtime)];
       if (failures.length > 0) return { inputs: checked.inputs, failures };
@@ -200,7 +223,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           checked.inputs as I,
           olds,
         );
-        return { inputs: checked.inputs, failures: withoutPrintedValues(found, facts) };
+        return withAbsent({ inputs: checked.inputs, failures: withoutPrintedValues(found, facts) });
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
         call.log(`could not check ${spec.label} inputs against the API: ${(error as Error).message}`);
@@ -210,7 +233,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
 
     // Each resource with changes prints the calls `up` will make (see `preview.ts`); a plan that
     // cannot be put in words never fails the diff.
-    async diff(id, olds, news, call) {
+    async diff(id, state, news, call) {
+      const olds = given(state);
       const diff = diffResource(spec, olds, news);
       const name = call.name ?? String(olds.name ?? id);
       const progress = call.log;
@@ -272,6 +296,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const parent = { ...parents, projectId } as ResourceRef<P>;
       let adoption = false;
       const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), call);
+      refuseIfCancelled(base.signal, `creating ${ops.create.what(want)}`);
       await ops.create.prepare?.(base, want);
       const created = await createOnce(ops.create, {
         ctx: base,
@@ -285,17 +310,18 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const id = formatResourceId(spec.id, ctx.ref);
       hold(id, adoption ? "adopted" : "created", call);
       const memory = remember({ want, created });
-      const what = `${ops.create.what(want)} ${ops.settle ? "accepted" : "created"} as ${ops.recordId(created)}`;
+      const made = adoption ? "adopted" : ops.settle ? "accepted as" : "created as";
+      const what = `${ops.create.what(want)} ${made} ${ops.recordId(created)}`;
       const status = (created as { status?: unknown }).status;
       progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
-      const state = (record: R) =>
-        stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
+      const state = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
       // From here the resource exists: a failure keeps it in the stack with the program's inputs
       // (I1), as observed now, else as the create's answer showed it.
       return withPartialState(
         id,
         async () => ({ id, outs: state(await converge(ctx, created, want, memory)) }),
         {
+          resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
           observe: async () => {
             const record = await ops.find(ctx.api, ctx.ref);
             return record === undefined ? undefined : state(record);
@@ -306,7 +332,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     },
 
     async read(id, props, call) {
-      const olds = props ?? {};
+      const olds = given(props);
       const ref = await refOf(id, olds);
       const record = await ops.find(runtime.session().api, ref);
       if (record === undefined) return {};
@@ -316,36 +342,39 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       hold(found, "read", call);
       return {
         id: found,
-        props: stateOf(outs, olds, "outputs"),
+        props: stored(outs, olds, "outputs"),
         inputs: inputsOf(spec.inputNames, outs, olds[PROJECT_INPUT]),
       };
     },
 
-    async update(id, olds, news, call) {
+    async update(id, state, news, call) {
+      const olds = given(state);
       const want = parse(news);
       const ctx = opContext(await refOf(id, olds), deadlineOf(call, "update", runtime.clock.now()), call);
       const memory = remember({ olds, want });
       hold(id, "updated", call);
-      const state = (record: R) => stateOf(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
+      const observed = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
       // A failure records what was done (I1): the record as observed now; without the API, the
       // old state with what needs no call (settings) and what the calls that succeeded remember.
       return withPartialState(
         id,
-        async () => ({ outs: state(await converge(ctx, await mustFind(ctx), want, memory)) }),
+        async () => ({ outs: observed(await converge(ctx, await mustFind(ctx), want, memory)) }),
         {
+          resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
           observe: async () => {
             const record = await ops.find(ctx.api, ctx.ref);
-            return record === undefined ? undefined : state(record);
+            return record === undefined ? undefined : observed(record);
           },
           known: () => {
             const outs = { ...olds, ...withoutUndefined(memory) } as O;
-            return stateOf(ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs, news);
+            return stored(ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs, news);
           },
         },
       );
     },
 
-    async delete(id, props, call) {
+    async delete(id, state, call) {
+      const props = given(state);
       // I2: a record another resource of this run holds stays (the old half of a replacement
       // whose new half adopted it included); the old state leaves the stack.
       const holds = runtime.holds?.();
@@ -358,20 +387,23 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         );
         return;
       }
-      refuseIfProtected({ label: spec.label, id, props });
+      refuseIfProtected({ label: spec.label, id, props }, call.name);
       const ref = await refOf(id, props);
       const ctx = opContext(ref, deadlineOf(call, "delete", runtime.clock.now()), call);
       const api = ctx.api;
-      await ops.beforeRemove?.(ctx, props);
-      await deleteAndWaitGone({
-        log: call.log,
-        clock: runtime.clock,
-        what: `${spec.label} ${ownId(spec.id, ref)}`,
-        send: () => callOperation(api, ops.remove, ref),
-        look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
-        timeoutMs: limitOf(call, "delete"),
-        whileInUse: ops.whileInUse,
-        blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
+      const what = `${spec.label} ${ownId(spec.id, ref)}`;
+      refuseIfCancelled(ctx.signal, `deleting ${what}`);
+      await withDeleteAdvice(what, async () => {
+        await ops.beforeRemove?.(ctx, props);
+        await deleteAndWaitGone({
+          ...ctx,
+          what,
+          send: () => callOperation(api, ops.remove, ref),
+          look: ops.removedAtOnce ? undefined : () => ops.find(api, ref),
+          timeoutMs: limitOf(call, "delete"),
+          whileInUse: ops.whileInUse,
+          blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
+        });
       });
       holds?.release(spec.kind, id, call.name);
     },

@@ -8,6 +8,7 @@ import { OPERATIONS, type OperationId } from "../../../api/operations";
 import type { MdbApi } from "../../client/api";
 import type { ResourceRef } from "../fields/ids";
 import { type CallEffect, type PlannedCall, callText } from "../preview/lines";
+import { refuseIfCancelled } from "./cancel";
 import { sendAndSettle } from "./wait";
 
 /** One API call of an update. `R` is the resource's record. */
@@ -49,6 +50,8 @@ export interface StepRun<R> {
   settle: SettleFn<R>;
   /** Reports progress to the person running Pulumi. */
   progress(message: string): void;
+  /** The run's cancellation: no call starts once it has aborted. */
+  signal?: AbortSignal;
 }
 
 /** `project_id` -> `projectId`: the ref's name of a path parameter. */
@@ -74,11 +77,13 @@ export function callOperation(
 
 /**
  * Makes the calls of `steps` in order, waiting after each asynchronous one; records in
- * `memory` what each remembers. Returns the record when the last call answered it whole.
+ * `memory` what each remembers. Returns the record when the last call answered it whole. Once
+ * the run is cancelled, no further call starts (a `CancelledError`, `cancel.ts`).
  */
 export async function runSteps<R>(run: StepRun<R>, steps: Step<R>[], memory: object): Promise<R | undefined> {
   let last: unknown;
   for (const step of steps) {
+    refuseIfCancelled(run.signal, `${step.op} of ${run.what}`);
     run.progress(`${run.what}: ${callText(stepCall(step))}`);
     const send = () =>
       callOperation(run.api, step.op, run.ref, step.body).catch((error: unknown) => {

@@ -9,6 +9,17 @@
 import { BackoffPolicy, backoffDelay } from "../../client/backoff";
 import { MdbApiError } from "../../client/errors";
 import { type Clock, REAL_CLOCK } from "../context";
+import {
+  cancelledWaitMessage,
+  formatDuration,
+  statusLine,
+  stuckMessage,
+  unexpectedLine,
+} from "../messages/waits";
+import { CancelledError, isCancellation } from "./cancel";
+import { DEFAULT_UNEXPECTED_STATUS_MS } from "./wait-limits";
+
+export { formatDuration } from "../messages/waits";
 
 /** A fixed cadence of looks: the first `firstMs` into the wait, then every `everyMs` from its start. */
 export interface PollGrid {
@@ -37,8 +48,11 @@ export function pollDelay(poll: BackoffPolicy | PollGrid, attempt: number, elaps
 export type PollVerdict =
   /** The change has settled. */
   | { done: true }
-  /** Still in progress; `state` is shown in progress messages. */
-  | { done: false; state: string }
+  /**
+   * Still in progress; `state` is shown in progress messages. With `unexpected`, the reason the
+   * API gives (`statuses.ts`): a status the wait does not expect, borne for a bounded time only.
+   */
+  | { done: false; state: string; unexpected?: string }
   /** A failed terminal state; `message` quotes the API. */
   | { failed: string };
 
@@ -55,31 +69,38 @@ export interface WaitOptions {
   /** How often a still-unchanged state is reported, in milliseconds. Default 30 000. */
   progressEveryMs?: number;
   /** Clock and sleep, injectable for tests. */
-  clock?: { now(): number; sleep(ms: number): Promise<void> };
+  clock?: Clock;
+  /** The run's cancellation: the wait ends within a look's time when it aborts ({@link CancelledError}). */
+  signal?: AbortSignal;
+  /**
+   * Longest time in a row the wait bears statuses it does not expect, in ms. Default
+   * {@link DEFAULT_UNEXPECTED_STATUS_MS} (`mdb:unexpectedStatusMs`).
+   */
+  unexpectedLimitMs?: number;
 }
+
+/** How a wait ended without the change settling. */
+export type WaitErrorKind =
+  /** The time limit passed. */
+  | "timeout"
+  /** The resource reached a failed state. */
+  | "failed"
+  /** The resource stayed in statuses the wait does not expect for too long. */
+  | "stuck";
 
 /** Raised when a wait ends without the change settling. */
 export class WaitError extends Error {
-  /** `timeout` when the time limit passed, `failed` when the resource reached a failed state. */
-  readonly kind: "timeout" | "failed";
+  /** Why the wait ended (see {@link WaitErrorKind}). */
+  readonly kind: WaitErrorKind;
   /** The last state seen. */
   readonly lastState?: string;
 
-  constructor(kind: "timeout" | "failed", message: string, lastState?: string) {
+  constructor(kind: WaitErrorKind, message: string, lastState?: string) {
     super(message);
     this.name = "WaitError";
     this.kind = kind;
     this.lastState = lastState;
   }
-}
-
-/** Formats a duration in milliseconds for people: `850 ms`, `12 s`, `3 min 5 s`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 60) return `${seconds} s`;
-  const rest = seconds % 60;
-  return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
 }
 
 /**
@@ -90,11 +111,13 @@ export function formatDuration(ms: number): string {
 export const TRANSIENT_LOOK_FAILURES = 3;
 
 /**
- * Calls `look` until `judge` says done, and returns the last value looked at.
- * Throws {@link WaitError} on a failed state or when `timeoutMs` passes. A look that fails
- * transiently ({@link MdbApiError.isTransient}) is reported as progress and made again at the
- * next tick, up to {@link TRANSIENT_LOOK_FAILURES} in a row; any other error thrown by `look`
- * ends the wait.
+ * Calls `look` until `judge` says done, and returns the last value looked at; shows each new
+ * state as it comes (and again every `progressEveryMs`). Throws {@link WaitError} on a failed
+ * state, when `timeoutMs` passes, or when the resource stays `unexpectedLimitMs` in a row in
+ * statuses the wait does not expect; {@link CancelledError} as soon as `signal` aborts. A look
+ * that fails transiently ({@link MdbApiError.isTransient}) is reported as progress and made again
+ * at the next tick, up to {@link TRANSIENT_LOOK_FAILURES} in a row; any other error thrown by
+ * `look` ends the wait.
  */
 export async function waitFor<T>(
   look: () => Promise<T>,
@@ -104,47 +127,64 @@ export async function waitFor<T>(
   const clock = options.clock ?? REAL_CLOCK;
   const poll = options.poll ?? DEFAULT_POLL;
   const progressEvery = options.progressEveryMs ?? 30_000;
+  const unexpectedLimit = options.unexpectedLimitMs ?? DEFAULT_UNEXPECTED_STATUS_MS;
+  const { signal, what } = options;
   const start = clock.now();
   let lastState: string | undefined;
+  let lastReason: string | undefined;
   let lastReport = start;
   let failedLooks = 0;
+  let unexpectedSince: number | undefined;
+  const cancelled = () => new CancelledError(cancelledWaitMessage(what, lastState, clock.now() - start));
   const sleepUntilLook = async (attempt: number) => {
     const elapsed = clock.now() - start;
     const delay = Math.min(pollDelay(poll, attempt, elapsed), Math.max(0, options.timeoutMs - elapsed));
-    if (delay > 0) await clock.sleep(delay);
+    if (delay > 0) await clock.sleep(delay, signal);
   };
   for (let attempt = 0; ; attempt++) {
+    if (signal?.aborted) throw cancelled();
     await sleepUntilLook(attempt);
+    if (signal?.aborted) throw cancelled();
     let value: T;
     try {
       value = await look();
       failedLooks = 0;
     } catch (error) {
+      if (signal?.aborted || isCancellation(error)) throw cancelled();
       const transient = error instanceof MdbApiError && error.isTransient;
       if (!transient || ++failedLooks >= TRANSIENT_LOOK_FAILURES || clock.now() - start >= options.timeoutMs)
         throw error;
-      options.onProgress?.(
-        `waiting for ${options.what}: a look failed (${(error as Error).message}); looking again`,
-      );
+      options.onProgress?.(`waiting for ${what}: a look failed (${(error as Error).message}); looking again`);
       continue;
     }
     const verdict = judge(value);
-    if ("failed" in verdict) {
-      throw new WaitError("failed", `${options.what}: failed: ${verdict.failed}`, lastState);
-    }
+    if ("failed" in verdict) throw new WaitError("failed", `${what}: failed: ${verdict.failed}`, lastState);
     if (verdict.done) return value;
     const now = clock.now();
     const elapsed = now - start;
-    if (verdict.state !== lastState || now - lastReport >= progressEvery) {
-      options.onProgress?.(`waiting for ${options.what}: ${verdict.state} after ${formatDuration(elapsed)}`);
+    const reason = verdict.unexpected;
+    unexpectedSince = reason === undefined ? undefined : (unexpectedSince ?? now);
+    if (verdict.state !== lastState || reason !== lastReason || now - lastReport >= progressEvery) {
+      options.onProgress?.(
+        reason === undefined
+          ? statusLine(what, verdict.state, elapsed)
+          : unexpectedLine(what, verdict.state, reason, elapsed, unexpectedLimit),
+      );
       lastReport = now;
     }
     lastState = verdict.state;
+    lastReason = reason;
+    if (reason !== undefined && unexpectedSince !== undefined && now - unexpectedSince >= unexpectedLimit)
+      throw new WaitError(
+        "stuck",
+        stuckMessage(what, verdict.state, reason, now - unexpectedSince, unexpectedLimit),
+        lastState,
+      );
     if (elapsed >= options.timeoutMs) {
       throw new WaitError(
         "timeout",
-        `timed out after ${formatDuration(elapsed)} waiting for ${options.what} (last state: ${verdict.state}); ` +
-          "raise the limit with the customTimeouts resource option",
+        `timed out after ${formatDuration(elapsed)} waiting for ${what} (last state: ${verdict.state}` +
+          `${reason === undefined ? "" : `; ${reason}`}); raise the limit with the customTimeouts resource option`,
         lastState,
       );
     }
@@ -162,10 +202,20 @@ export function waitUntil<T>(
   what: string,
 ): Promise<T> {
   const timeoutMs = Math.max(0, ctx.deadline - ctx.clock.now());
-  return waitFor(look, judge, { what, timeoutMs, onProgress: ctx.log, clock: ctx.clock });
+  return waitFor(look, judge, {
+    what,
+    timeoutMs,
+    onProgress: ctx.log,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    unexpectedLimitMs: ctx.unexpectedStatusMs,
+  });
 }
 
-/** What a resource's wait works with: when it must end, where progress goes, and the clock. */
+/**
+ * What a resource's wait works with: when it must end, where progress goes, the clock, the run's
+ * cancellation, and how long a status it does not expect is borne.
+ */
 export interface WaitContext {
   /** When the operation must be done, milliseconds since the epoch. */
   deadline: number;
@@ -173,6 +223,10 @@ export interface WaitContext {
   log(message: string): void;
   /** Time and sleep. */
   clock: Clock;
+  /** The run's cancellation; absent: the wait cannot be cancelled. */
+  signal?: AbortSignal;
+  /** Longest time in a row in statuses the wait does not expect, in ms; absent: the default. */
+  unexpectedStatusMs?: number;
 }
 
 /**

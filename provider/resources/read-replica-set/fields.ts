@@ -57,10 +57,12 @@ export const READ_REPLICA_SET_FIELDS = {
     { read: (r) => !!r.connection_pooler },
   ),
   /**
-   * The service's current password (secret), for `connectionUri`: a set has no credentials
-   * of its own, and the API never returns a password. Pass what the service was given, e.g.
-   * the secret config value of its `password`, or `service.initialPassword`. Without it,
-   * `connectionUri` is undefined. Change: in place, no API call (only the URI changes).
+   * The service's current password (secret), for `connectionUri`: a set has no credentials of
+   * its own, and the API never returns a password. Default: when `serviceId` is a `Service` of
+   * the same program (`serviceId: db.serviceId`), that service's current password (its `password`,
+   * else its initial one), which the set follows as it changes, restated nowhere; for a service
+   * outside the program, give it here. Without one, `connectionUri` is null. Change: in place, no
+   * API call (only the URI changes).
    */
   // Kept as given: a password may start or end with spaces.
   password: setting(z.string({ message: "must be a string" }).min(1, "must not be empty").optional(), {
@@ -80,7 +82,7 @@ export const READ_REPLICA_SET_FIELDS = {
   }),
   /**
    * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the set's read-only endpoint
-   * (secret), with the service's credentials; undefined unless `password` is given.
+   * (secret), with the service's credentials; null while no password is known (see `password`).
    */
   connectionUri: output(z.string().optional(), { secret: true }),
 };
@@ -102,6 +104,8 @@ export const READ_REPLICA_SET: ResourceDefinition<
   naming: "generated",
   fields: READ_REPLICA_SET_FIELDS,
   failedStatus: "error",
+  absentOutputs: (inputs) => (inputs.connectionPooler === false ? ["poolerEndpoint"] : []),
+  follows: { password: { via: "serviceId", kind: "service", outputs: ["password", "initialPassword"] } },
 };
 
 /** Inputs of a read replica set after check. */

@@ -9,6 +9,7 @@ import { unlessGone } from "../../kit/lifecycle/delete";
 import type { ResourceRef } from "../../kit/fields/ids";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/lifecycle/steps";
+import { apiReason, judgeStatus } from "../../kit/lifecycle/statuses";
 import { PollVerdict, judgeUntil, waitUntil } from "../../kit/lifecycle/wait";
 import type { ReadReplicaSetInputs, ReadReplicaSetOutputs } from "./fields";
 
@@ -21,22 +22,20 @@ export async function findReplicaSet(api: MdbApi, ref: ReplicaSetRef): Promise<R
   return sets?.find((r) => r.id === ref.replicaSetId);
 }
 
-/** Verdict on a set awaited to be active: `error` is a failed terminal state. */
-export function judgeReplicaSet(record: ReplicaSetRecord): PollVerdict {
-  if (record.status === "active") return { done: true };
-  if (record.status === "error") {
-    // The spec's record has no message field; quote one if the API sends it anyway.
-    const said =
-      typeof record.error_message === "string" && record.error_message ? `: ${record.error_message}` : "";
-    return {
-      failed:
-        `the API reports read replica set ${record.id} in state \`error\`${said}. ` +
-        "Run `pulumi up` again to replace it, or delete it",
-    };
-  }
-  if (record.status === "deleting") return { failed: `read replica set ${record.id} is being deleted` };
-  return { done: false, state: record.status };
-}
+/**
+ * Verdict on a set awaited to be active: creating and resizing are progress, `error` a failed
+ * terminal state (quoting the API's reason), deleting a failure, any other status unexpected.
+ */
+export const judgeReplicaSet: (record: ReplicaSetRecord) => PollVerdict = judgeStatus<ReplicaSetRecord>({
+  settled: "active",
+  inProgress: ["creating", "resizing"],
+  failed: {
+    error: (record) =>
+      `the API reports read replica set ${record.id} in state \`error\` (${apiReason(record)}). ` +
+      "Run `pulumi up` again to replace it, or delete it",
+    deleting: (record) => `read replica set ${record.id} is being deleted`,
+  },
+});
 
 /** Waits until the set is active (and `changed` holds), failing on `error` or when it is gone. */
 export function waitForActive(

@@ -3,29 +3,29 @@
  * A set is created once on a READY service, waited for until active, then given what the
  * create call cannot carry (pooler, environment) by its update plan.
  */
-import type { ReadReplicaSet as ReplicaSetRecord } from "../../client/schemas";
+import { SERVICE_ON_THE_WAY } from "../../client/readings";
+import type { ReadReplicaSet as ReplicaSetRecord, Service as ServiceRecord } from "../../client/schemas";
 import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/fields/connection";
 import type { CallWords, OpContext, ResourceOps } from "../../kit/spec";
-import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
+import { judgeStatus } from "../../kit/lifecycle/statuses";
+import { waitUntil } from "../../kit/lifecycle/wait";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 
 /** Waits until the service is READY: a set can only be created on a running, settled service. */
 function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
   const { api, ref } = ctx;
+  const paused = (service: ServiceRecord) =>
+    `service ${ref.serviceId} is ${service.status}; a read replica set needs a running service (set paused: false)`;
+  const gone = (service: ServiceRecord) => `service ${ref.serviceId} is ${service.status}`;
   return waitUntil(
     ctx,
     () => api.getService(ref.projectId, ref.serviceId),
-    (service): PollVerdict => {
-      if (service.status === "READY") return { done: true };
-      if (service.status === "PAUSED" || service.status === "PAUSING")
-        return {
-          failed: `service ${ref.serviceId} is ${service.status}; a read replica set needs a running service (set paused: false)`,
-        };
-      if (service.status === "DELETING" || service.status === "DELETED")
-        return { failed: `service ${ref.serviceId} is ${service.status}` };
-      return { done: false, state: service.status };
-    },
+    judgeStatus<ServiceRecord>({
+      settled: "READY",
+      inProgress: SERVICE_ON_THE_WAY.READY,
+      failed: { PAUSED: paused, PAUSING: paused, DELETING: gone, DELETED: gone },
+    }),
     `service ${ref.serviceId} to be READY before creating a read replica set`,
   );
 }

@@ -192,7 +192,9 @@ export const SERVICE_FIELDS = {
   /**
    * While true, deleting the service (`pulumi destroy`, a replacement, removing it from the
    * program) fails before any API call. Default false. Change: in place, no API call; to
-   * delete a protected service, set it false and run `pulumi up` first.
+   * delete a protected service, set it false and run `pulumi up` first. A destroy reaches it only
+   * after deleting what depends on it and beside the rest: with Pulumi's option `protect: true`
+   * on every resource of the stack, `pulumi destroy` refuses before it deletes anything.
    */
   deletionProtection: DELETION_PROTECTION_ROW,
   /**
@@ -302,6 +304,10 @@ export const SERVICE: ResourceDefinition<typeof SERVICE_FIELDS, "serviceId"> = {
   id: { label: "service", parts: ["serviceId"] },
   naming: "generated",
   fields: SERVICE_FIELDS,
+  absentOutputs: (inputs) => [
+    ...(inputs.connectionPooler === false ? ["poolerEndpoint", "poolerConnectionUri"] : []),
+    ...(inputs.vpcId === undefined ? ["vpcEndpoint", "vpcConnectionUri"] : []),
+  ],
   refine: (s, ctx) => {
     if ((s.cpuMillis === SHARED) !== (s.memoryGbs === SHARED))
       ctx.addIssue({

@@ -4,24 +4,28 @@
  * after each asynchronous one, `kit/steps.ts`).
  */
 import { isUnknownRoute } from "../../client/errors";
-import { vpcIdOf } from "../../client/readings";
+import { SERVICE_ON_THE_WAY, vpcIdOf } from "../../client/readings";
 import { SHARED, type Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/lifecycle/steps";
+import { judgeStatus } from "../../kit/lifecycle/statuses";
 import { PollVerdict, judgeUntil, waitUntil } from "../../kit/lifecycle/wait";
 import type { ServiceInputs, ServiceOutputs } from "./fields";
 
 /** A settled status to wait for. */
 export type ServiceTarget = "READY" | "PAUSED";
 
-/** Verdict on a service awaited to reach `target`: on its way out is a failure. */
-function judgeService(target: ServiceTarget) {
-  return (record: ServiceRecord): PollVerdict => {
-    if (record.status === target) return { done: true };
-    if (record.status === "DELETING" || record.status === "DELETED")
-      return { failed: `the service is ${record.status}` };
-    return { done: false, state: record.status };
-  };
+/**
+ * Verdict on a service awaited to reach `target`: the statuses on its way there are progress, on
+ * its way out a failure, any other (UNSTABLE, a word the client does not know) unexpected.
+ */
+export function judgeService(target: ServiceTarget): (record: ServiceRecord) => PollVerdict {
+  const gone = (record: ServiceRecord) => `the service is ${record.status}`;
+  return judgeStatus<ServiceRecord>({
+    settled: target,
+    inProgress: SERVICE_ON_THE_WAY[target],
+    failed: { DELETING: gone, DELETED: gone },
+  });
 }
 
 /** Waits until the service is `target` (and `changed` holds). */

@@ -5,21 +5,24 @@
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
 import type { ResourceOps } from "../../kit/spec";
+import { judgeStatus } from "../../kit/lifecycle/statuses";
 import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
 import { type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
 import { planVpcPeering } from "./plan";
 
-/** Verdict on a peering awaited to be active: `failed` is a failed terminal state. */
-export function judgePeering(record: PeeringRecord): PollVerdict {
-  if (record.status === "active") return { done: true };
-  if (record.status === "failed")
-    return {
-      failed:
-        `the API reports peering ${record.id} failed: ${record.error_message || "no reason given"}. ` +
-        "Run `pulumi up` again to replace it with a new attempt, or `pulumi destroy` to remove it",
-    };
-  return { done: false, state: record.status };
-}
+/**
+ * Verdict on a peering awaited to be active: pending is progress, `failed` a failed terminal
+ * state (quoting the API's reason), any other status unexpected.
+ */
+export const judgePeering: (record: PeeringRecord) => PollVerdict = judgeStatus<PeeringRecord>({
+  settled: "active",
+  inProgress: ["pending"],
+  failed: {
+    failed: (record) =>
+      `the API reports peering ${record.id} failed: ${record.error_message || "no reason given"}. ` +
+      "Run `pulumi up` again to replace it with a new attempt, or `pulumi destroy` to remove it",
+  },
+});
 
 /** The peer a peering connects to, for messages. */
 function peerOf(want: VpcPeeringInputs): string {

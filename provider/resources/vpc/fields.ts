@@ -58,7 +58,9 @@ export const VPC_FIELDS = {
   /**
    * While true, deleting the VPC (`pulumi destroy`, a replacement, removing it from the
    * program) fails before any API call. Default false. Change: in place, no API call; to
-   * delete a protected VPC, set it false and run `pulumi up` first.
+   * delete a protected VPC, set it false and run `pulumi up` first. A destroy reaches it only
+   * after deleting what depends on it and beside the rest: with Pulumi's option `protect: true`
+   * on every resource of the stack, `pulumi destroy` refuses before it deletes anything.
    */
   deletionProtection: DELETION_PROTECTION_ROW,
 };

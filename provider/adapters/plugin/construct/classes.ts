@@ -3,11 +3,14 @@
  * `mdb:index:<typeName>` with the engine (so this same plugin serves it), the program's args as
  * inputs and every row of its table as an output, the table's secret rows secret, as a
  * generated SDK's class does. Rows marked `fromId` are the resource's id, known during preview.
+ * An input that follows another resource of the component (a read replica set's password) does
+ * so as in the dynamic classes (`program-links.ts`).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ChildClasses } from "../../../components/production-database";
 import type { FieldTable, ResourceDefinition } from "../../../kit/fields/field-table";
 import { specOf } from "../../../kit/spec";
+import { followed, rememberResource } from "../../../program-links";
 import type { ArgsOf } from "../../../program-types";
 import { REGISTRY } from "../../../resources/registry";
 import { tokenOf } from "../kinds";
@@ -19,12 +22,15 @@ function nativeClass(def: ResourceDefinition<FieldTable, string>): unknown {
   class NativeResource extends pulumi.CustomResource {
     constructor(name: string, args: ArgsOf<FieldTable>, opts?: pulumi.CustomResourceOptions) {
       const props: Record<string, unknown> = { ...args };
+      for (const [input, follow] of Object.entries(spec.follows))
+        if (props[input] === undefined) props[input] = followed(props, follow);
       for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
       super(type, name, props, {
         ...opts,
         additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs],
       });
       for (const field of spec.fromId) (this as unknown as Record<string, unknown>)[field] = this.id;
+      rememberResource(spec.kind, this);
     }
   }
   Object.defineProperty(NativeResource, "name", { value: spec.typeName });

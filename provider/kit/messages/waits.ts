@@ -1,0 +1,81 @@
+/**
+ * What a wait says to the person running Pulumi: each status as it comes, a status the wait does
+ * not expect with the API's reason, and why it ended when it did not settle (a status it does not
+ * expect for too long, a cancelled run), with what to do next for a create, an update or a delete.
+ * Both faces print these words (the kit makes them).
+ */
+import { describeWaitSetting } from "../lifecycle/wait-limits";
+
+/** Formats a duration in milliseconds for people: `850 ms`, `12 s`, `3 min 5 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const rest = seconds % 60;
+  return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
+}
+
+/** The progress line of a status: `waiting for service x to be READY: CONFIGURING after 12 s`. */
+export function statusLine(what: string, state: string, elapsedMs: number): string {
+  return `waiting for ${what}: ${state} after ${formatDuration(elapsedMs)}`;
+}
+
+/**
+ * The progress line of a status the wait does not expect: what it is, the API's reason
+ * (`apiReason`), and how long the wait bears it.
+ */
+export function unexpectedLine(
+  what: string,
+  state: string,
+  reason: string,
+  elapsedMs: number,
+  limitMs: number,
+): string {
+  return (
+    `${statusLine(what, state, elapsedMs)}, a status this wait does not expect (${reason}); ` +
+    `it gives up if that lasts ${formatDuration(limitMs)}`
+  );
+}
+
+/** The failure of a wait that bore a status it does not expect for `limitMs` in a row. */
+export function stuckMessage(
+  what: string,
+  state: string,
+  reason: string,
+  forMs: number,
+  limitMs: number,
+): string {
+  return (
+    `gave up waiting for ${what}: it has been ${state} for ${formatDuration(forMs)}, a status this wait ` +
+    `does not expect (${reason}); the limit is ${formatDuration(limitMs)} ` +
+    `(${describeWaitSetting("unexpectedStatusMs")})`
+  );
+}
+
+/** The failure of a wait the run's cancellation (Ctrl-C) ended. */
+export function cancelledWaitMessage(what: string, lastState: string | undefined, elapsedMs: number): string {
+  const last = lastState === undefined ? "" : `, last status ${lastState}`;
+  return `cancelled (Ctrl-C) while waiting for ${what} (after ${formatDuration(elapsedMs)}${last})`;
+}
+
+/** The failure of a call the run's cancellation stopped before it started. */
+export function cancelledBeforeMessage(what: string): string {
+  return `cancelled (Ctrl-C) before ${what}: nothing was sent`;
+}
+
+/** What a failed create or update of `resource` (`service q1w2e3r4t5`) leaves, and what to do next. */
+export function keptAdvice(resource: string, why: "stuck" | "cancelled"): string {
+  const kept = `${resource} exists and stays in the stack with your inputs; nothing was deleted.`;
+  return why === "cancelled"
+    ? `${kept} Run \`pulumi up\` again to finish the job.`
+    : `${kept} Run \`pulumi up\` again to wait for it once more: the job is finished once it recovers. ` +
+        "If it does not, remove it from the program (or run `pulumi destroy`) to delete it.";
+}
+
+/** What a failed delete of `resource` leaves, and what to do next. */
+export function deleteAdvice(resource: string, why: "stuck" | "cancelled"): string {
+  const kept = `The delete of ${resource} may have been sent; it stays in the stack.`;
+  return why === "cancelled"
+    ? `${kept} Run the command again to finish the delete.`
+    : `${kept} Run the command again to wait once more, once the API shows it being deleted.`;
+}

@@ -1,0 +1,130 @@
+/**
+ * One Ctrl-C, and a lost engine, under the real CLI against an emulator whose lifecycle steps take
+ * 15 s (a create's wait would last 30 s). SIGINT to `pulumi up` during a service's create:
+ * the CLI exits within 5 s of the signal (the provider ends its waits on the engine's Cancel), the
+ * state holds the service with its inputs and no pending operation, and the next plain `pulumi up`
+ * converges with no second create and no delete. `kill -9` of `pulumi up` alone (not its
+ * plugins, which run in process groups of their own): its provider process is gone within 10 s,
+ * and the documented recovery converges. Timings go to the suite's summary (medians).
+ */
+import { execFileSync } from "node:child_process";
+import {
+  Summary,
+  descendants,
+  expectConverged,
+  killTree,
+  providerProcesses,
+  recover,
+  request,
+  runUntil,
+  running as alive,
+  stackState,
+  withFixture,
+} from "./recovery-harness";
+
+jest.setTimeout(300_000);
+
+const summary = new Summary("Ctrl-C and a lost engine");
+
+/** Each lifecycle step of what `up` starts: a service's create would wait two of them (30 s). */
+const SLOW_STEPS_MS = 15_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Signal to exit, in ms, of each SIGINT run. */
+const exits: number[] = [];
+afterAll(() => {
+  if (exits.length)
+    summary.add(
+      `SIGINT to CLI exit: median ${median(exits)} ms over ${exits.length} runs (${exits.join(", ")} ms)`,
+    );
+  summary.print();
+});
+
+describe.each([1, 2, 3])("SIGINT during a service's create (run %i)", () => {
+  it("the CLI exits within 5 s; the state holds the service with its inputs; the next up converges", () =>
+    withFixture("dev", {}, async ({ emulator, ws }) => {
+      await emulator.setTransitionMs(SLOW_STEPS_MS);
+      const running = await runUntil(
+        ws,
+        emulator,
+        ["up", "--yes", "--skip-preview"],
+        request("POST", /^\/services$/, 202),
+      );
+      // Well into the create's wait.
+      await sleep(1_000);
+      const signalled = Date.now();
+      process.kill(running.pid, "SIGINT");
+      const { exit, output } = await running.ended;
+      const took = Date.now() - signalled;
+      exits.push(took);
+      expect(exit).not.toBe(0);
+      expect(took).toBeLessThan(5_000);
+      expect(output).toMatch(
+        /cancelled \(Ctrl-C\) while waiting for service \S+ to be READY \(after \d+ (ms|s), last status QUEUED\)\. service \S+ exists and stays in the stack with your inputs; nothing was deleted\. Run `pulumi up` again to finish the job\./,
+      );
+
+      // The service is in the state with the program's inputs, nothing pending.
+      const state = await stackState(ws);
+      expect(state.pending).toEqual([]);
+      const { deployment } = JSON.parse(await ws.exportState()) as {
+        deployment: { resources: Array<{ type: string; id?: string; inputs?: Record<string, unknown> }> };
+      };
+      const service = deployment.resources.find((r) => r.type.endsWith(":Service"));
+      expect(service?.inputs).toMatchObject({
+        serviceType: "POSTGRES",
+        regionCode: "us-east-1",
+        cpuMillis: 500,
+        memoryGbs: 2,
+        connectionPooler: true,
+      });
+      expect((await emulator.inventory()).services).toEqual([service?.id]);
+
+      // The next plain up finishes it: no second create, no delete.
+      await emulator.setTransitionMs(300);
+      await emulator.clearCalls();
+      await ws.up();
+      await expectConverged(ws, emulator, 1);
+      const calls = await emulator.calls();
+      expect(calls.filter((c) => /^POST \/services$/.test(c))).toEqual([]);
+      expect(calls.filter((c) => c.startsWith("DELETE"))).toEqual([]);
+    }));
+});
+
+it("kill -9 of pulumi up alone: its provider process is gone within 10 s; the documented recovery converges", () =>
+  withFixture("dev", {}, async ({ emulator, ws }) => {
+    await emulator.setTransitionMs(SLOW_STEPS_MS);
+    const running = await runUntil(
+      ws,
+      emulator,
+      ["up", "--yes", "--skip-preview"],
+      request("POST", /^\/services$/, 202),
+    );
+    const providers = providerProcesses(running.pid);
+    const started = descendants(running.pid);
+    expect(providers.length).toBeGreaterThan(0);
+    try {
+      const killed = Date.now();
+      process.kill(running.pid, "SIGKILL");
+      await running.ended;
+      while (providers.some(alive) && Date.now() - killed < 15_000) await sleep(100);
+      const gone = Date.now() - killed;
+      // What is left, as `ps` shows it, when anything is.
+      expect(
+        providers
+          .filter(alive)
+          .map((pid) =>
+            execFileSync("ps", ["-o", "pid=,stat=,etime=,args=", "-p", String(pid)], { encoding: "utf8" }),
+          ),
+      ).toEqual([]);
+      expect(gone).toBeLessThan(10_000);
+      summary.add(`kill -9 of pulumi up: its provider process gone ${gone} ms later`);
+    } finally {
+      // What else the killed CLI had started (its language host) is not this test's subject: ended here.
+      for (const pid of started) if (alive(pid)) killTree(pid, "SIGKILL");
+    }
+    await emulator.setTransitionMs(300);
+    const { ups } = await recover(ws);
+    expect(ups).toBe(1);
+    await expectConverged(ws, emulator, 1);
+  }));

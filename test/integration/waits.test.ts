@@ -1,0 +1,271 @@
+/**
+ * Waits that say why, and end on a cancel, through the providers' functions as the engine calls
+ * them against the emulator. A service the API shows UNSTABLE (with, or without, the reason it
+ * gives as `error_message`) is named with that reason and fails the create after
+ * `mdb:unexpectedStatusMs` in it, kept in the stack with its inputs (I1); a cancelled run
+ * (`runtime.cancel()`, what each face calls on the engine's Cancel) ends a create's wait, an
+ * update between its calls and a delete's wait at once, sends nothing new, keeps what the API
+ * accepted, and the next run converges without sending anything twice.
+ */
+import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
+import { MdbApi } from "../../provider/client/api";
+import type { Service } from "../../provider/client/schemas";
+import { ConfigRuntime } from "../../provider/runtime";
+import type { TestEmulator } from "../helpers/emulator";
+import {
+  drive,
+  errorOf,
+  recordCalls,
+  stateFromError,
+  type Props,
+  useProviderEmulator,
+} from "../helpers/provider";
+import { providerWith } from "../helpers/runtime";
+
+let emu: TestEmulator;
+useProviderEmulator({}, (started) => (emu = started));
+
+/** Ids the API is made to show UNSTABLE, with the `error_message` to show (null: none). */
+const unstable = new Map<string, string | null>();
+
+/**
+ * A run's runtime whose client shows the services of {@link unstable} UNSTABLE, as the emulator
+ * answers a service whose server failed (the reason in `error_message` while it is UNSTABLE).
+ */
+class RunRuntime extends ConfigRuntime {
+  override session() {
+    const session = super.session();
+    const api = session.api as MdbApi & { shown?: boolean };
+    if (!api.shown) {
+      const get = api.getService.bind(api);
+      Object.assign(api, {
+        shown: true,
+        getService: async (projectId: string, serviceId: string) => {
+          const record = await get(projectId, serviceId);
+          if (!unstable.has(serviceId)) return record;
+          const reason = unstable.get(serviceId);
+          return {
+            ...record,
+            status: "UNSTABLE",
+            ...(reason === null ? {} : { error_message: reason }),
+          } as Service;
+        },
+      });
+    }
+    return session;
+  }
+}
+
+const lines: string[] = [];
+
+/** `text` as a regular expression that matches it literally. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The providers of one run, as the provider host configures them; its runtime, to cancel. */
+async function run() {
+  const runtime = new RunRuntime((line) => lines.push(line));
+  const provider = providerWith("service", runtime);
+  await provider.configure?.({ config: undefined } as never);
+  return { ...drive(provider), runtime };
+}
+
+const program = (extra: Props = {}): Props => ({
+  name: "orders-db",
+  serviceType: "POSTGRES",
+  regionCode: "us-east-1",
+  cpuMillis: 1000,
+  memoryGbs: 4,
+  [RESOURCE_NAME_INPUT]: "db",
+  ...extra,
+});
+
+async function serviceIds(): Promise<string[]> {
+  return (await emu.api<Array<{ service_id: string }>>("GET", `${emu.projectPath}/services`)).body.map(
+    (s) => s.service_id,
+  );
+}
+
+/** Resolves once the emulator has logged a request `match` accepts (polling every 10 ms). */
+async function requested(match: (r: { method: string; path: string }) => boolean): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if ((await emu.requests()).some(match)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("the request never came");
+}
+
+beforeEach(async () => {
+  await emu.reset();
+  lines.length = 0;
+  unstable.clear();
+  process.env.MDB_UNEXPECTED_STATUS_MS = "1500";
+});
+afterEach(async () => {
+  delete process.env.MDB_UNEXPECTED_STATUS_MS;
+  await emu.setTransitionMs(30);
+});
+
+describe("a status the wait does not expect", () => {
+  it.each([
+    [
+      "with the API's reason",
+      "could not access the server configuration file: Permission denied",
+      'the API says: "could not access the server configuration file: Permission denied"',
+    ],
+    ["when the API gives none", null, "the API gives no reason"],
+  ])(
+    "UNSTABLE is named %s, and the create fails after the limit, kept with its inputs",
+    async (_, reason, said) => {
+      await emu.setTransitionMs(2_000);
+      const first = await run();
+      const news = program();
+      const creating = errorOf(first.create(news));
+      await requested((r) => r.method === "POST" && r.path.endsWith("/services"));
+      const [id] = await serviceIds();
+      unstable.set(id, reason);
+      const started = Date.now();
+      const error = await creating;
+      const took = Date.now() - started;
+
+      const shown = new RegExp(
+        `^waiting for service ${id} to be READY: UNSTABLE after \\d+ (ms|s), a status this wait does not ` +
+          `expect \\(${escape(said)}\\); it gives up if that lasts 2 s$`,
+      );
+      expect(lines.filter((line) => shown.test(line))).toHaveLength(1);
+      expect(error.message).toBe(
+        `gave up waiting for service ${id} to be READY: it has been UNSTABLE for 2 s, a status this wait does ` +
+          `not expect (${said}); the limit is 2 s (mdb:unexpectedStatusMs / MDB_UNEXPECTED_STATUS_MS). ` +
+          `service ${id} exists and stays in the stack with your inputs; nothing was deleted. Run \`pulumi up\` ` +
+          "again to wait for it once more: the job is finished once it recovers. If it does not, remove it " +
+          "from the program (or run `pulumi destroy`) to delete it.",
+      );
+      // Not the 30 minutes of a create's limit: the 1.5 s of mdb:unexpectedStatusMs, plus a look.
+      expect(took).toBeLessThan(3_000);
+      const recorded = stateFromError(error, await first.check(news));
+      expect(recorded.outs).toMatchObject({ serviceId: id, name: "orders-db", cpuMillis: 1000 });
+
+      // Recovered: the next up waits again and finishes, with no second create.
+      unstable.clear();
+      await emu.setTransitionMs(30);
+      const second = await run();
+      const { result, calls } = await recordCalls(emu, () =>
+        second.update(recorded, news, { initErrors: true }),
+      );
+      expect(calls).toEqual([]);
+      expect(result.state.outs).toMatchObject({ serviceId: id, status: "READY" });
+      expect(await serviceIds()).toEqual([id]);
+    },
+    30_000,
+  );
+
+  it("an expected status between two UNSTABLE looks starts the count again", async () => {
+    await emu.setTransitionMs(2_000);
+    const first = await run();
+    const creating = first.create(program());
+    await requested((r) => r.method === "POST" && r.path.endsWith("/services"));
+    const [id] = await serviceIds();
+    unstable.set(id, "node restarting");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    unstable.delete(id);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    unstable.set(id, "node restarting");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    unstable.delete(id);
+    await emu.setTransitionMs(30);
+    await expect(creating).resolves.toMatchObject({ id });
+  }, 30_000);
+});
+
+describe("a cancelled run (Ctrl-C)", () => {
+  it("ends a create's wait at once, keeps the service with its inputs; the next up converges", async () => {
+    await emu.setTransitionMs(3_000);
+    const first = await run();
+    const news = program();
+    const creating = errorOf(first.create(news));
+    await requested((r) => r.method === "POST" && r.path.endsWith("/services"));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const cancelledAt = Date.now();
+    first.runtime.cancel();
+    const error = await creating;
+    expect(Date.now() - cancelledAt).toBeLessThan(200);
+    const [id] = await serviceIds();
+    expect(error.message).toMatch(
+      new RegExp(
+        `^cancelled \\(Ctrl-C\\) while waiting for service ${id} to be READY \\(after \\d+ (ms|s), last status ` +
+          `(QUEUED|CONFIGURING)\\)\\. service ${id} exists and stays in the stack with your inputs; nothing was ` +
+          "deleted\\. Run `pulumi up` again to finish the job\\.$",
+      ),
+    );
+    const recorded = stateFromError(error, await first.check(news));
+    expect(recorded.outs).toMatchObject({ serviceId: id, name: "orders-db", regionCode: "us-east-1" });
+
+    await emu.setTransitionMs(30);
+    const second = await run();
+    const { diff } = await second.diff(recorded, news);
+    expect(diff.replaces).toEqual([]);
+    const { result, calls } = await recordCalls(emu, () =>
+      second.update(recorded, news, { initErrors: true }),
+    );
+    expect(calls).toEqual([]);
+    expect(result.state.outs).toMatchObject({ serviceId: id, status: "READY" });
+    expect(await serviceIds()).toEqual([id]);
+  }, 30_000);
+
+  it("sends nothing once cancelled: no create", async () => {
+    const first = await run();
+    first.runtime.cancel();
+    const { result, calls } = await recordCalls(emu, () => errorOf(first.create(program())));
+    expect(result.message).toBe("cancelled (Ctrl-C) before creating service orders-db: nothing was sent");
+    expect(result.id).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
+  it("ends an update between its calls: the next call is not sent; the next up sends only what is left", async () => {
+    const setup = await run();
+    const state = await setup.create(program());
+    const news = program({ cpuMillis: 2000, memoryGbs: 8, connectionPooler: true });
+    await emu.setTransitionMs(3_000);
+    const second = await run();
+    const { result: error, calls } = await recordCalls(emu, async () => {
+      const updating = errorOf(second.update(state, news));
+      await requested((r) => r.method === "POST" && r.path.endsWith("/resize"));
+      second.runtime.cancel();
+      return updating;
+    });
+    expect(calls).toEqual(["POST /projects/{project}/services/{service}/resize"]);
+    expect(error.message).toMatch(/^cancelled \(Ctrl-C\) while waiting for service \S+ to be READY/);
+    expect(error.id).toBe(state.id);
+
+    await emu.setTransitionMs(30);
+    const recorded = stateFromError(error, await second.check(news));
+    const third = await run();
+    const done = await recordCalls(emu, () => third.update(recorded, news, { initErrors: true }));
+    expect(done.calls).toEqual(["POST /projects/{project}/services/{service}/enablePooler"]);
+    expect(done.result.state.outs).toMatchObject({
+      cpuMillis: 2000,
+      connectionPooler: true,
+      status: "READY",
+    });
+  }, 30_000);
+
+  it("ends a delete's wait; the service stays in the stack and the next delete finishes", async () => {
+    const setup = await run();
+    const state = await setup.create(program());
+    await emu.setTransitionMs(3_000);
+    const second = await run();
+    const deleting = errorOf(second.delete(state));
+    await requested((r) => r.method === "DELETE");
+    second.runtime.cancel();
+    const error = await deleting;
+    expect(error.message).toMatch(
+      new RegExp(
+        `^cancelled \\(Ctrl-C\\) while waiting for service ${state.id} to be deleted \\(.*\\)\\. The delete of ` +
+          `service ${state.id} may have been sent; it stays in the stack\\. Run the command again to finish the delete\\.$`,
+      ),
+    );
+    await emu.setTransitionMs(30);
+    const third = await run();
+    await third.delete(state);
+    expect(await serviceIds()).toEqual([]);
+  }, 30_000);
+});

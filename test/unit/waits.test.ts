@@ -1,0 +1,150 @@
+/**
+ * What each wait makes of a status (one table for every wait of every resource), how long a
+ * status it does not expect is borne, and a cancel that ends a wait at once.
+ */
+import { REAL_CLOCK } from "../../provider/kit/context";
+import { CancelledError } from "../../provider/kit/lifecycle/cancel";
+import { judgeDeleting } from "../../provider/kit/lifecycle/delete";
+import { apiReason } from "../../provider/kit/lifecycle/statuses";
+import { DEFAULT_UNEXPECTED_STATUS_MS } from "../../provider/kit/lifecycle/wait-limits";
+import { type PollVerdict, WaitError, waitFor } from "../../provider/kit/lifecycle/wait";
+import { judgeReplicaSet } from "../../provider/resources/read-replica-set/plan";
+import { judgeService } from "../../provider/resources/service/plan";
+import { judgePeering } from "../../provider/resources/vpc-peering/provider";
+
+/** A verdict in one word: done, progress, unexpected, failed. */
+function kind(verdict: PollVerdict): string {
+  if ("failed" in verdict) return "failed";
+  if (verdict.done) return "done";
+  return verdict.unexpected === undefined ? "progress" : "unexpected";
+}
+
+const JUDGES: Record<string, (status: string) => PollVerdict> = {
+  "service to be READY": (status) => judgeService("READY")({ status } as never),
+  "service to be PAUSED": (status) => judgeService("PAUSED")({ status } as never),
+  "read replica set to be active": (status) => judgeReplicaSet({ id: "rrs-1", status } as never),
+  "peering to be active": (status) => judgePeering({ id: "pcx-1", status } as never),
+  "anything to be deleted": (status) => judgeDeleting({ status }),
+};
+
+describe.each([
+  [
+    "service to be READY",
+    "READY",
+    ["QUEUED", "CONFIGURING", "RESUMING", "UPGRADING", "OPTIMIZING"],
+    ["DELETING", "DELETED"],
+    ["UNSTABLE", "PAUSED", "PAUSING", "SOMETHING_NEW"],
+  ],
+  [
+    "service to be PAUSED",
+    "PAUSED",
+    ["QUEUED", "CONFIGURING", "PAUSING", "UPGRADING", "OPTIMIZING"],
+    ["DELETING", "DELETED"],
+    ["UNSTABLE", "READY", "RESUMING", "SOMETHING_NEW"],
+  ],
+  [
+    "read replica set to be active",
+    "active",
+    ["creating", "resizing"],
+    ["error", "deleting"],
+    ["paused", "SOMETHING_NEW"],
+  ],
+  ["peering to be active", "active", ["pending"], ["failed"], ["SOMETHING_NEW"]],
+  [
+    "anything to be deleted",
+    undefined,
+    ["DELETING", "deleting"],
+    [],
+    ["READY", "UNSTABLE", "active", "error"],
+  ],
+])("waiting for a %s", (wait, settled, progress, failed, unexpected) => {
+  const judge = JUDGES[wait];
+  if (settled) it(`${settled} is done`, () => expect(kind(judge(settled))).toBe("done"));
+  it.each(progress)("%s is progress", (status) => expect(kind(judge(status))).toBe("progress"));
+  if (failed.length)
+    it.each(failed)("%s fails at once", (status) => expect(kind(judge(status))).toBe("failed"));
+  it.each(unexpected)("%s is unexpected, named with the API's reason", (status) =>
+    expect(judge(status)).toEqual({ done: false, state: status, unexpected: "the API gives no reason" }),
+  );
+});
+
+describe("the API's reason", () => {
+  it.each([
+    [{ error_message: "disk full" }, 'the API says: "disk full"'],
+    [{ error_message: "  " }, "the API gives no reason"],
+    [{ error_message: null }, "the API gives no reason"],
+    [{}, "the API gives no reason"],
+  ])("%j: %s", (record, said) => expect(apiReason(record)).toBe(said));
+});
+
+describe("a status the wait does not expect", () => {
+  const fakeClock = () => {
+    let now = 0;
+    return { now: () => now, sleep: async (ms: number) => void (now += ms) };
+  };
+  const unstable = { done: false as const, state: "UNSTABLE", unexpected: 'the API says: "disk full"' };
+
+  it("is borne 5 minutes by default, then fails naming it, its reason and the limit's key", async () => {
+    expect(DEFAULT_UNEXPECTED_STATUS_MS).toBe(300_000);
+    const lines: string[] = [];
+    const error = await waitFor(
+      async () => 1,
+      () => unstable,
+      {
+        what: "service s1 to be READY",
+        timeoutMs: 30 * 60_000,
+        clock: fakeClock(),
+        onProgress: (line) => lines.push(line),
+      },
+    ).catch((e) => e);
+    expect(error).toBeInstanceOf(WaitError);
+    expect(error.kind).toBe("stuck");
+    expect(error.message).toBe(
+      'gave up waiting for service s1 to be READY: it has been UNSTABLE for 5 min, a status this wait does not expect (the API says: "disk full"); the limit is 5 min (mdb:unexpectedStatusMs / MDB_UNEXPECTED_STATUS_MS)',
+    );
+    // Named at once, then every 30 s while it lasts.
+    expect(lines[0]).toBe(
+      'waiting for service s1 to be READY: UNSTABLE after 100 ms, a status this wait does not expect (the API says: "disk full"); it gives up if that lasts 5 min',
+    );
+    expect(lines.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("counts time in a row only: an expected status starts the count again", async () => {
+    const clock = fakeClock();
+    // UNSTABLE for 4 minutes, CONFIGURING once, UNSTABLE for 4 minutes, then READY.
+    const verdict = (): PollVerdict => {
+      const t = clock.now();
+      if (t < 240_000) return unstable;
+      if (t < 241_000) return { done: false, state: "CONFIGURING" };
+      if (t < 481_000) return unstable;
+      return { done: true };
+    };
+    await expect(waitFor(async () => 1, verdict, { what: "s", timeoutMs: 30 * 60_000, clock })).resolves.toBe(
+      1,
+    );
+  });
+});
+
+describe("a cancel", () => {
+  it("ends a wait within a few milliseconds, saying where it was", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    const error = await waitFor(
+      async () => 1,
+      () => ({ done: false, state: "CONFIGURING" }),
+      {
+        what: "service s1 to be READY",
+        timeoutMs: 60_000,
+        clock: REAL_CLOCK,
+        signal: controller.signal,
+      },
+    ).catch((e) => e);
+    const ended = Date.now() - started - 200;
+    expect(error).toBeInstanceOf(CancelledError);
+    expect(error.message).toMatch(
+      /^cancelled \(Ctrl-C\) while waiting for service s1 to be READY \(after \d+ ms, last status CONFIGURING\)$/,
+    );
+    expect(ended).toBeLessThan(50);
+  });
+});
