@@ -139,7 +139,10 @@ describe("a resource", () => {
       type: "string",
       enum: [{ value: "RED" }, { value: "BLUE" }],
     });
-    expect(types["mdb:index:Tone"]).toMatchObject({ type: "string", enum: [{ value: "WARM" }, { value: "COLD" }] });
+    expect(types["mdb:index:Tone"]).toMatchObject({
+      type: "string",
+      enum: [{ value: "WARM" }, { value: "COLD" }],
+    });
     expect(types).not.toHaveProperty(["mdb:index:Huge"]);
   });
 });

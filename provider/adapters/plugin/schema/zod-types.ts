@@ -209,7 +209,9 @@ function primitiveKind(type: z.ZodType): string {
 function enumKind(type: z.ZodType): "string" | "number" | undefined {
   const { core, facts } = unwrap(type);
   const kind = primitiveKind(core);
-  return facts.name && (kind === "string" || kind === "number") && ["literal", "enum"].includes(defOf(core).type)
+  return facts.name &&
+    (kind === "string" || kind === "number") &&
+    ["literal", "enum"].includes(defOf(core).type)
     ? kind
     : undefined;
 }
