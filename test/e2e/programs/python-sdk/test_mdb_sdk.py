@@ -45,7 +45,10 @@ class Mocks(pulumi.runtime.Mocks):
 
     def call(self, args):
         invokes.append((args.token, dict(args.args)))
-        return {"serviceId": args.args.get("serviceId"), "name": "orders-db", "status": "READY"}
+        result = {"serviceId": args.args.get("serviceId"), "name": "orders-db", "status": "READY"}
+        if args.args.get("serviceId") == "svc-dedicated":
+            result.update(cpuMillis=1000, memoryGbs=4)
+        return result
 
 
 mocks = Mocks()
@@ -144,6 +147,20 @@ class ComponentAndFunctionTest(unittest.TestCase):
             self.assertIn(("mdb:index:getService", {"serviceId": "svc-0a1b2c3d"}), invokes)
 
         return found.name.apply(check)
+
+    @unittest.expectedFailure
+    @pulumi.runtime.test
+    def test_get_service_reads_a_dedicated_size(self):
+        """Known failure, kept to report when it is fixed: Pulumi's Python generator checks each
+        top-level field of a function's result with isinstance, and checks a union (getService's
+        cpuMillis, memoryGbs, finalFork) against dict, so a service of dedicated size raises
+        TypeError before the program sees it."""
+        found = mdb.get_service_output(service_id="svc-dedicated")
+
+        def check(values):
+            self.assertEqual(values, [1000, 4])
+
+        return pulumi.Output.all(found.cpu_millis, found.memory_gbs).apply(check)
 
     def test_config_reads_the_mdb_namespace(self):
         self.assertEqual(mdb.config.api_url, "http://127.0.0.1:8080/public/api/v1")
