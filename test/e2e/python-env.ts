@@ -29,6 +29,19 @@ function basePython(): string {
   return process.env.MDB_E2E_PYTHON ?? "python3";
 }
 
+/**
+ * Whether a `python3` (or `MDB_E2E_PYTHON`) with the venv module is there. The tests that need
+ * it are skipped without, except in CI (CI set), where they fail.
+ */
+export function havePython(): boolean {
+  try {
+    execFileSync(basePython(), ["-c", "import venv, ensurepip"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function run(command: string, args: string[], cwd = root): string {
   return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
