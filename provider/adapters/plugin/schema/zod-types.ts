@@ -115,8 +115,20 @@ export class TypeCatalog {
         if (!facts.name)
           throw new Error(`${where}: a nested object needs a name for the schema: named("...", ...)`);
         return this.objectRef(facts.name, core, place);
-      case "union":
-        return { oneOf: (def.options as z.ZodType[]).map((option) => this.typeOf(option, place)) };
+      case "union": {
+        const options = def.options as z.ZodType[];
+        // Go's generator reads a oneOf that holds an enum as a "relaxed enum", a value of the
+        // enum's element type: beside a member of another type (a size that is a whole number or
+        // "shared") a Go program could then give only text. Such an enum is written as its plain
+        // element type, so that each language's SDK takes every member.
+        const mixed = new Set(options.map(primitiveKind)).size > 1;
+        return {
+          oneOf: options.map((option) => {
+            const kind = mixed ? enumKind(option) : undefined;
+            return kind ? { type: kind } : this.typeOf(option, place);
+          }),
+        };
+      }
       default:
         throw new Error(`${where}: zod type ${def.type} has no schema type`);
     }
@@ -125,12 +137,15 @@ export class TypeCatalog {
   /** The property spec of `type` at `place`: its type, description, secret, default, plain. */
   propertyOf(type: z.ZodType, place: Place, options: { input?: boolean } = {}): PropertySpec {
     const { fallback, facts } = unwrap(type);
+    const spec = this.typeOf(type, place);
     return {
-      ...this.typeOf(type, place),
+      ...spec,
       ...described(this.docs.field(place.subject, place.path)),
       ...(facts.secret ? { secret: true } : {}),
       ...(options.input && facts.plain ? { plain: true } : {}),
-      ...(options.input && isPrimitive(fallback) ? { default: fallback } : {}),
+      // A union's default is left to the provider (its Check fills it in): Go's generator cannot
+      // write one (it emits `pulumi.(false)`, which does not compile).
+      ...(options.input && isPrimitive(fallback) && !("oneOf" in spec) ? { default: fallback } : {}),
     };
   }
 
@@ -178,6 +193,27 @@ export class TypeCatalog {
       ...this.objectOf(shape, place, { input: true }),
     });
   }
+}
+
+/** The kind of value `type` holds: a JavaScript primitive's type name, or its zod kind for the rest. */
+function primitiveKind(type: z.ZodType): string {
+  const def = defOf(unwrap(type).core);
+  if (def.type === "literal" || def.type === "enum") {
+    const values = def.type === "literal" ? (def.values as unknown[]) : Object.values(def.entries as object);
+    return [...new Set(values.map((v) => typeof v))].join("|");
+  }
+  return def.type;
+}
+
+/** The element type of `type` when it is a named enum (a named literal too), in the schema's words. */
+function enumKind(type: z.ZodType): "string" | "number" | undefined {
+  const { core, facts } = unwrap(type);
+  const kind = primitiveKind(core);
+  return facts.name &&
+    (kind === "string" || kind === "number") &&
+    ["literal", "enum"].includes(defOf(core).type)
+    ? kind
+    : undefined;
 }
 
 /** True for a value the schema's `default` can hold. */

@@ -1,0 +1,141 @@
+/**
+ * A Python program on the native plugin `mdb` (issue 30): test/e2e/programs/python, run by the
+ * real Pulumi CLI and its Python language host (tools/pulumi-language-python) against the
+ * emulator, through the plugin's Python SDK generated from the packed package's schema and
+ * installed with `pulumi` from PyPI in a cached virtualenv (python-env.ts). It creates a VPC, a
+ * service in it, a read replica set, a ProductionDatabase (the plugin's Construct) and reads two
+ * functions; a second preview is clean; a size change is an in-place update made by the resize
+ * call; destroy leaves the emulator empty. The SDK's mocks test (programs/python-sdk) runs in the
+ * same virtualenv. Without python3 (and its venv module) the file is skipped, except in CI.
+ */
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { PythonEnv, havePython, pythonEnv } from "./python-env";
+import { EmulatorProcess, Workspace, operations } from "./workspace";
+
+jest.setTimeout(240_000);
+
+const PROGRAM = path.resolve(__dirname, "programs/python");
+const MOCKS_TEST = path.resolve(__dirname, "programs/python-sdk");
+const PASSWORD = "py-Db-Password-4410";
+
+const enabled = havePython() || Boolean(process.env.CI);
+const suite = enabled ? describe : describe.skip;
+
+let env: PythonEnv;
+let emulator: EmulatorProcess;
+let ws: Workspace;
+
+beforeAll(async () => {
+  if (!enabled) return;
+  const started = Date.now();
+  env = pythonEnv();
+  process.stderr.write(
+    `python e2e: virtualenv ${env.built ? "made" : "cached"} in ${Date.now() - started} ms (${env.venv})\n`,
+  );
+  emulator = await EmulatorProcess.start();
+  // The native face adds nothing here: the program's Pulumi.yaml names the plugin folder itself.
+  ws = Workspace.create(PROGRAM, emulator.url, "native");
+  fs.symlinkSync(env.venv, path.join(ws.dir, "venv"), "dir");
+  await ws.stack("dev");
+  await ws.config("dbPassword", PASSWORD, { secret: true });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  ws?.remove();
+});
+
+/** What the program exports. */
+interface Outputs {
+  vpcId: string;
+  serviceId: string;
+  serviceVpcId: string;
+  connectionUri: string;
+  replicaSetId: string;
+  replicaStatus: string;
+  foundVpcName: string;
+  foundVpcCidr: string;
+  listedServices: Array<[string, number]>;
+  prodServiceId: string;
+  prodVpcId: string;
+  prodReplicaSetIds: string[];
+  prodConnectionUri: string;
+}
+
+suite("a Python program on the plugin", () => {
+  it("up creates the VPC, the service in it, its replica set and the component's resources", async () => {
+    await ws.up();
+    const outputs = (await ws.outputs()) as unknown as Outputs;
+    expect(outputs.vpcId).toMatch(/^vpc-/);
+    expect(outputs.serviceVpcId).toBe(outputs.vpcId);
+    expect(outputs.replicaSetId).toMatch(/^rrs-/);
+    expect(outputs.replicaStatus).toBe("active");
+    expect(outputs.foundVpcCidr).toBe("10.70.0.0/16");
+    expect(outputs.foundVpcName).toEqual(expect.any(String));
+    expect(outputs.connectionUri).toBe("[secret]");
+    expect(outputs.prodConnectionUri).toBe("[secret]");
+    expect(outputs.prodReplicaSetIds).toHaveLength(1);
+    expect(outputs.listedServices).toEqual(
+      [
+        [outputs.serviceId, 1000],
+        [outputs.prodServiceId, 1000],
+      ].sort(),
+    );
+    const secrets = (await ws.outputs(true)) as unknown as Outputs;
+    expect(secrets.connectionUri).toMatch(/^postgres:\/\/.+@.+:5432\//);
+    expect(secrets.prodConnectionUri).toMatch(/^postgres:\/\//);
+
+    const inventory = await emulator.inventory();
+    expect(inventory.services.sort()).toEqual([outputs.serviceId, outputs.prodServiceId].sort());
+    expect(inventory.vpcs.sort()).toEqual([outputs.vpcId, outputs.prodVpcId].sort());
+    expect(inventory.replicaSets.sort()).toEqual([outputs.replicaSetId, ...outputs.prodReplicaSetIds].sort());
+    const state = await ws.exportState();
+    for (const type of ["Vpc", "Service", "ReadReplicaSet", "ProductionDatabase"])
+      expect(state).toContain(`"type": "mdb:index:${type}"`);
+    expect(state).not.toContain(PASSWORD);
+  });
+
+  it("a second preview shows no changes", async () => {
+    const ops = operations(await ws.preview());
+    expect(Object.entries(ops).filter(([, op]) => op !== "same")).toEqual([]);
+  });
+
+  it("a size change previews as an update of the service, and up makes only the resize call", async () => {
+    await ws.config("cpuMillis", "2000");
+    const steps = await ws.preview();
+    expect(steps.get("db")?.op).toBe("update");
+    expect(steps.get("db")?.diffReasons).toEqual(["cpuMillis"]);
+    expect(Object.entries(operations(steps)).filter(([name, op]) => name !== "db" && op !== "same")).toEqual(
+      [],
+    );
+    await emulator.clearCalls();
+    await ws.up();
+    expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
+    const outputs = (await ws.outputs()) as unknown as Outputs;
+    expect(outputs.listedServices).toContainEqual([outputs.serviceId, 2000]);
+  });
+
+  it("destroy leaves the emulator empty", async () => {
+    await ws.destroy();
+    expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
+  });
+});
+
+suite("the Python SDK under Pulumi's mocks", () => {
+  it("passes test_mdb_sdk.py: names, secrets, the component, functions and config", async () => {
+    const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        env.python,
+        ["-m", "unittest", "-v", "test_mdb_sdk"],
+        { cwd: MOCKS_TEST, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+      );
+    });
+    expect({ code, tail: output.slice(-2000) }).toEqual({ code: 0, tail: expect.stringMatching(/\nOK/) });
+    expect(output).toMatch(/^Ran 6 tests/m);
+    expect(output).toContain("OK (expected failures=1)");
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * A Pulumi YAML program on the native plugin `mdb` (issue 30): test/e2e/programs/yaml, run by the
+ * real Pulumi CLI and the YAML language host scripts/ensure-pulumi builds, against the emulator.
+ * No SDK: the program names the types (`mdb:Vpc`, `mdb:index:Service`, `mdb:ReadReplicaSet`,
+ * `mdb:ProductionDatabase`) and functions (`mdb:getVpc`, `mdb:index:getService`), and YAML reads
+ * the plugin's schema for them. up creates everything, a second preview is clean, a size change
+ * is an in-place update made by the resize call, and destroy leaves the emulator empty.
+ */
+import * as path from "path";
+import { EmulatorProcess, Workspace, operations } from "./workspace";
+
+jest.setTimeout(180_000);
+
+const PROGRAM = path.resolve(__dirname, "programs/yaml");
+const PASSWORD = "yaml-Db-Password-2290";
+
+let emulator: EmulatorProcess;
+let ws: Workspace;
+
+beforeAll(async () => {
+  emulator = await EmulatorProcess.start();
+  // The native face adds nothing here: the program's Pulumi.yaml names the plugin folder itself.
+  ws = Workspace.create(PROGRAM, emulator.url, "native");
+  await ws.stack("dev");
+  await ws.config("dbPassword", PASSWORD, { secret: true });
+});
+
+afterAll(async () => {
+  await emulator?.stop();
+  ws?.remove();
+});
+
+/** What the program exports. */
+interface Outputs {
+  vpcId: string;
+  serviceId: string;
+  serviceVpcId: string;
+  connectionUri: string;
+  replicaSetId: string;
+  foundVpcCidr: string;
+  foundCpuMillis: number;
+  foundStatus: string;
+  prodServiceId: string;
+  prodReplicaSetIds: string[];
+}
+
+it("up creates the VPC, the service in it, its replica set and the component; functions read them", async () => {
+  await ws.up();
+  const outputs = (await ws.outputs()) as unknown as Outputs;
+  expect(outputs.vpcId).toMatch(/^vpc-/);
+  expect(outputs.serviceVpcId).toBe(outputs.vpcId);
+  expect(outputs.replicaSetId).toMatch(/^rrs-/);
+  expect(outputs.connectionUri).toBe("[secret]");
+  expect(outputs.foundVpcCidr).toBe("10.80.0.0/16");
+  expect(outputs.foundCpuMillis).toBe(1000);
+  expect(outputs.foundStatus).toBe("READY");
+  expect(outputs.prodReplicaSetIds).toHaveLength(1);
+  expect(((await ws.outputs(true)) as unknown as Outputs).connectionUri).toMatch(/^postgres:\/\//);
+  const inventory = await emulator.inventory();
+  expect(inventory.services.sort()).toEqual([outputs.serviceId, outputs.prodServiceId].sort());
+  expect(inventory.vpcs).toHaveLength(2);
+  expect(inventory.replicaSets.sort()).toEqual([outputs.replicaSetId, ...outputs.prodReplicaSetIds].sort());
+  const state = await ws.exportState();
+  for (const type of ["Vpc", "Service", "ReadReplicaSet", "ProductionDatabase"])
+    expect(state).toContain(`"type": "mdb:index:${type}"`);
+  expect(state).not.toContain(PASSWORD);
+});
+
+it("a second preview shows no changes", async () => {
+  const ops = operations(await ws.preview());
+  expect(Object.entries(ops).filter(([, op]) => op !== "same")).toEqual([]);
+});
+
+it("a size change previews as an update of the service, and up makes only the resize call", async () => {
+  await ws.config("cpuMillis", "2000");
+  const steps = await ws.preview();
+  expect(steps.get("db")?.op).toBe("update");
+  expect(steps.get("db")?.diffReasons).toEqual(["cpuMillis"]);
+  expect(Object.entries(operations(steps)).filter(([name, op]) => name !== "db" && op !== "same")).toEqual(
+    [],
+  );
+  await emulator.clearCalls();
+  await ws.up();
+  expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
+  expect(((await ws.outputs()) as unknown as Outputs).foundCpuMillis).toBe(2000);
+});
+
+it("destroy leaves the emulator empty", async () => {
+  await ws.destroy();
+  expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
+});
