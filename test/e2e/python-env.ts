@@ -30,8 +30,8 @@ function basePython(): string {
 }
 
 /**
- * Whether a `python3` (or `MDB_E2E_PYTHON`) with the venv module is there. The tests that need
- * it are skipped without, except in CI (CI set), where they fail.
+ * Whether a `python3` (or `MDB_E2E_PYTHON`) with the venv module is there: the tests that need it
+ * fail without, saying what to install.
  */
 export function havePython(): boolean {
   try {
