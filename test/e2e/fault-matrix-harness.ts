@@ -11,8 +11,8 @@ import { createHash } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import * as readline from "readline";
-import { E2E_KEYS, type LoggedCall, Workspace } from "./workspace";
-import { ADOPT, killTree, type StateResource } from "./recovery-harness";
+import { E2E_KEYS, type Face, type LoggedCall, Workspace } from "./workspace";
+import { ADOPT, isMdbType, killTree, type StateResource } from "./recovery-harness";
 
 const root = path.resolve(__dirname, "../..");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -539,9 +539,10 @@ async function inventory(emulator: MatrixEmulator): Promise<Inventory> {
 }
 
 /**
- * The mdb resources of the stack's state and its pending operations, read from the `file://`
- * backend's checkpoint (what `pulumi stack export` prints, without starting the CLI: the matrix
- * looks at the state several times per cell). Inputs included, secrets still encrypted.
+ * The mdb resources of the stack's state (either face's types) and its pending operations, read
+ * from the `file://` backend's checkpoint (what `pulumi stack export` prints, without starting
+ * the CLI: the matrix looks at the state several times per cell). Inputs included, secrets still
+ * encrypted.
  */
 function stackState(ws: Workspace): {
   resources: Array<StateResource & { inputs: Record<string, unknown> }>;
@@ -554,7 +555,7 @@ function stackState(ws: Workspace): {
   const nameOf = (urn: string) => urn.split("::").pop() as string;
   return {
     resources: (latest?.resources ?? [])
-      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mdb:"))
+      .filter((r) => isMdbType(r.type))
       .map((r) => ({
         type: r.type.split(":").pop() as string,
         name: nameOf(r.urn),
@@ -608,12 +609,15 @@ export class Walk {
     private readonly dir: string,
   ) {}
 
-  /** A new emulator (state file in `dir`) and a workspace of the matrix program. */
-  static async create(dir: string, transitionMs = 40): Promise<Walk> {
+  /**
+   * A new emulator (state file in `dir`) and a workspace of the matrix program on `face` (the
+   * dynamic classes, or the native plugin through its generated SDK).
+   */
+  static async create(dir: string, transitionMs = 40, face: Face = "dynamic"): Promise<Walk> {
     fs.mkdirSync(dir, { recursive: true });
     const walk = new Walk(new MatrixEmulator(path.join(dir, "emulator-state.json"), transitionMs), dir);
     await walk.emulator.start();
-    walk.ws = Workspace.create(MATRIX_PROGRAM, walk.emulator.url);
+    walk.ws = Workspace.create(MATRIX_PROGRAM, walk.emulator.url, face);
     walk.writeSpec();
     await walk.ws.stack("matrix");
     return walk;

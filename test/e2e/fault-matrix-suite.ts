@@ -32,6 +32,7 @@ import {
   details,
   table,
 } from "./fault-matrix-harness";
+import type { Face } from "./workspace";
 
 /** True for the whole matrix (`npm run test:faults`), false for the cover (`npm test`). */
 export const FULL = process.env.MDB_FAULTS === "full";
@@ -74,6 +75,24 @@ export const COVER: Array<[Failure, FollowUp]> = [
   ["error", "refresh-up"], // deleteVpc
 ];
 
+/**
+ * The cover on the native plugin (fault-matrix-native.test.ts): the first nine steps of the life
+ * (each kind's create, `resizeService`, `setHA`, `enablePooler`, `setServiceEnvironment`,
+ * `updatePassword`, a secret input), every failure but `away` (a minute of the provider's retries,
+ * the same kit code as on the dynamic face) and every follow-up at least twice.
+ */
+export const NATIVE_COVER: Array<[Failure, FollowUp]> = [
+  ["kill", "recovery"], // createVpc
+  ["drop-after", "up"], // createService
+  ["error", "refresh-up"], // createReplicaSet
+  ["drop-before", "adopt"], // createPeering
+  ["kill", "up"], // resizeService
+  ["drop-after", "recovery"], // setHA
+  ["drop-before", "refresh-up"], // enablePooler
+  ["kill", "adopt"], // setServiceEnvironment
+  ["drop-after", "up"], // updatePassword
+];
+
 /** Where the second half of the life starts. */
 const HALF = 14;
 
@@ -84,10 +103,13 @@ interface WalkPlan {
   plan: Array<[Failure, FollowUp]>;
 }
 
-/** The walks of file `part` (1 or 2), cut to the steps MDB_FAULTS_STEPS (`first-last`, 1-based) names. */
-function walks(part: 1 | 2): WalkPlan[] {
+/**
+ * The walks of file `part` (1 or 2) on `face`, cut to the steps MDB_FAULTS_STEPS (`first-last`,
+ * 1-based) names.
+ */
+function walks(part: 1 | 2, face: Face): WalkPlan[] {
   const [first, last] = (process.env.MDB_FAULTS_STEPS ?? `1-${LIFE.length}`).split("-").map(Number);
-  return allWalks(part)
+  return allWalks(part, face)
     .map((w) => {
       const from = Math.max(w.from, first - 1);
       const to = Math.min(w.from + w.plan.length, last);
@@ -101,8 +123,9 @@ function walks(part: 1 | 2): WalkPlan[] {
     .filter((w) => w.plan.length > 0);
 }
 
-/** The walks of file `part` (1 or 2). */
-function allWalks(part: 1 | 2): WalkPlan[] {
+/** The walks of file `part` (1 or 2) on `face`: on the native plugin, its cover in part 1. */
+function allWalks(part: 1 | 2, face: Face): WalkPlan[] {
+  if (face === "native") return part === 1 ? [{ name: "native cover", from: 0, plan: NATIVE_COVER }] : [];
   if (!FULL) {
     const [from, to] = part === 1 ? [0, HALF] : [HALF, LIFE.length];
     return [{ name: "cover", from, plan: COVER.slice(from, to) }];
@@ -135,8 +158,11 @@ function report(folder: string, part: number, results: CellResult[]): void {
   fs.writeFileSync(path.join(folder, "table.md"), `${table(sorted)}\n\n${details(sorted) || "(none)"}\n`);
 }
 
-/** The describe block of test file `part`: its walks, each checked cell by cell, and its table. */
-export function faultMatrix(part: 1 | 2): void {
+/**
+ * The describe block of test file `part` on `face` (default the dynamic classes): its walks, each
+ * checked cell by cell, and its table.
+ */
+export function faultMatrix(part: 1 | 2, face: Face = "dynamic"): void {
   jest.setTimeout(FULL ? 4 * 3_600_000 : 600_000);
   const results: CellResult[] = [];
   const started = Date.now();
@@ -144,15 +170,16 @@ export function faultMatrix(part: 1 | 2): void {
   afterAll(() => {
     const seconds = Math.round((Date.now() - started) / 1000);
     process.stderr.write(
-      `\nfault matrix, ${FULL ? "full" : "cover"}, part ${part} (${seconds} s):\n\n${table(results)}\n\n` +
+      `\nfault matrix, ${face === "native" ? "native cover" : FULL ? "full" : "cover"}, part ${part} (${seconds} s):\n\n${table(results)}\n\n` +
         `cells that failed or needed a person:\n${details(results) || "(none)"}\n`,
     );
-    if (process.env.MDB_FAULTS_REPORT) report(process.env.MDB_FAULTS_REPORT, part, results);
+    if (process.env.MDB_FAULTS_REPORT && face === "dynamic")
+      report(process.env.MDB_FAULTS_REPORT, part, results);
   });
 
-  describe.each(walks(part))("fault matrix: $name", ({ from, plan }) => {
+  describe.each(walks(part, face))("fault matrix: $name", ({ from, plan }) => {
     it("every cell converges (or ends as documented), and destroy leaves only the final forks", async () => {
-      const walk = await Walk.create(fs.mkdtempSync(path.join(os.tmpdir(), "mdb-fault-matrix-")));
+      const walk = await Walk.create(fs.mkdtempSync(path.join(os.tmpdir(), "mdb-fault-matrix-")), 40, face);
       const mine: CellResult[] = [];
       try {
         if (from > 0)

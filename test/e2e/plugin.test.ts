@@ -100,7 +100,8 @@ it("pulumi import mdb:index:Service takes an existing service; with it in the pr
     memory_gbs: "4",
   });
   await emulator.clearCalls();
-  // --generate-code=false: the code needs the package schema (plugin/schema.json), another change.
+  // --generate-code=false: the Node.js host the tests build does not generate programs
+  // (plugin-import.test.ts checks the code generated for each type, in Pulumi YAML).
   const imported = await ws.pulumi([
     "import",
     "mdb:index:Service",

@@ -2,11 +2,12 @@
  * What the recovery tests share: their program (groups of a VPC, a service attached to it with
  * the pooler, a read replica set and a peering), a `pulumi` command killed with SIGKILL the
  * moment the emulator logs a given request, the documented recovery (docs/recovery.md), and
- * the check that the API and the stack hold every resource exactly once.
+ * the check that the API and the stack hold every resource exactly once. On either face of the
+ * package: the dynamic classes (the default) or the native plugin `mdb` through its generated SDK.
  */
 import { execFileSync } from "child_process";
 import * as path from "path";
-import { CommandResult, EmulatorProcess, LoggedCall, Workspace } from "./workspace";
+import { CommandResult, EmulatorProcess, type Face, LoggedCall, Workspace } from "./workspace";
 
 /** The program of the recovery tests; stack config `groups` (default 1) and `named` (default false). */
 export const RECOVERY_PROGRAM = path.join(__dirname, "recovery-program");
@@ -28,15 +29,24 @@ export function descendants(pid: number): number[] {
   return below(pid);
 }
 
-/** The provider processes (Pulumi's dynamic provider host) among those `pid` started, their children included. */
+/**
+ * The command line of a provider process of the package: Pulumi's dynamic provider host, or the
+ * native plugin `mdb` (its `pulumi-resource-mdb` runs `node .../adapters/plugin/main.js`; under the
+ * Node.js language host, `plugin/index.js`).
+ */
+const PROVIDER_COMMAND =
+  /dynamic-provider|pulumi-resource-mdb|adapters\/plugin\/main\.js|pulumi-managed-db\/plugin/;
+
+/**
+ * The provider processes (Pulumi's dynamic provider host, the plugin `mdb`) among those `pid`
+ * started, their children included.
+ */
 export function providerProcesses(pid: number): number[] {
   const below = new Set(descendants(pid));
   return execFileSync("ps", ["-A", "-o", "pid=,args="], { encoding: "utf8" })
     .split("\n")
     .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
-    .filter(
-      (m): m is RegExpExecArray => m !== null && below.has(Number(m[1])) && /dynamic-provider/.test(m[2]),
-    )
+    .filter((m): m is RegExpExecArray => m !== null && below.has(Number(m[1])) && PROVIDER_COMMAND.test(m[2]))
     .map((m) => Number(m[1]));
 }
 
@@ -75,15 +85,16 @@ export interface Fixture {
 
 /**
  * Runs `body` with a fresh emulator (300 ms lifecycle steps) and a workspace of the recovery
- * program whose stack `stack` has the config `config`; removes both afterwards.
+ * program on `face` whose stack `stack` has the config `config`; removes both afterwards.
  */
 export async function withFixture(
   stack: string,
   config: Record<string, string>,
   body: (fixture: Fixture) => Promise<void>,
+  face: Face = "dynamic",
 ): Promise<void> {
   const emulator = await EmulatorProcess.start(300);
-  const ws = Workspace.create(RECOVERY_PROGRAM, emulator.url);
+  const ws = Workspace.create(RECOVERY_PROGRAM, emulator.url, face);
   try {
     await ws.stack(stack);
     for (const [key, value] of Object.entries(config)) await ws.config(key, value);
@@ -210,6 +221,14 @@ export async function recover(ws: Workspace, maxUps = 1): Promise<{ ups: number;
   }
 }
 
+/** The type tokens of the package's resources, on either face: `<prefix><Kind>`. */
+export const TYPE_PREFIXES = ["pulumi-nodejs:dynamic/mdb:", "mdb:index:"] as const;
+
+/** True for the type token of one of the package's resources, on either face. */
+export function isMdbType(type: string): boolean {
+  return TYPE_PREFIXES.some((prefix) => type.startsWith(prefix));
+}
+
 /** A resource of the stack's state. */
 export interface StateResource {
   /** Class name: `Vpc`, `Service`, `ReadReplicaSet`, `VpcPeering`. */
@@ -220,7 +239,10 @@ export interface StateResource {
   id: string;
 }
 
-/** The mdb resources of the stack's state, and its pending operations (`creating vpc-0`, ...). */
+/**
+ * The mdb resources of the stack's state (either face's types), and its pending operations
+ * (`creating vpc-0`, ...).
+ */
 export async function stackState(ws: Workspace): Promise<{ resources: StateResource[]; pending: string[] }> {
   const { deployment } = JSON.parse(await ws.exportState()) as {
     deployment: {
@@ -231,7 +253,7 @@ export async function stackState(ws: Workspace): Promise<{ resources: StateResou
   const nameOf = (urn: string) => urn.split("::").pop() as string;
   return {
     resources: (deployment.resources ?? [])
-      .filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/mdb:"))
+      .filter((r) => isMdbType(r.type))
       .map((r) => ({ type: r.type.split(":").pop() as string, name: nameOf(r.urn), id: r.id ?? "" })),
     pending: (deployment.pending_operations ?? []).map((p) => `${p.type} ${nameOf(p.resource.urn)}`),
   };

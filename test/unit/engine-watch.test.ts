@@ -1,7 +1,8 @@
 /**
  * The provider process ends once its engine is gone (`provider/engine-watch.ts`): against a fake
  * engine (a TCP server on loopback), a watch stays quiet while it answers, ends the process a few
- * seconds after it is gone (within 10 s), and never keeps alive a process that would end anyway.
+ * seconds after it is gone (within 10 s), and never keeps alive a process that would end anyway;
+ * the native plugin's process, started as the engine starts it, ends so too.
  * The child processes run the built package (`npm test` builds it first).
  */
 import { spawn } from "node:child_process";
@@ -95,6 +96,34 @@ it("with its defaults, ends the provider process within 10 s of its engine's end
   // Looks every 2 s, two misses in a row: 2 to 4 s, plus the looks themselves.
   expect(afterEngine).toBeLessThan(10_000);
   process.stderr.write(`engine-watch: the process exited ${afterEngine} ms after its engine\n`);
+}, 20_000);
+
+it("the native plugin, started with its engine's address, exits within 10 s of its engine's end", async () => {
+  const engine = await fakeEngine();
+  const main = path.resolve(__dirname, "../../dist/provider/adapters/plugin/main.js");
+  const proc = spawn(process.execPath, [main, engine.address], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  proc.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  try {
+    // Serving: its port is the first line on stdout.
+    const port = await new Promise<string>((resolve) =>
+      proc.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
+    );
+    expect(port).toMatch(/^\d+\n$/);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(proc.exitCode).toBeNull();
+    const stopped = Date.now();
+    await engine.stop();
+    expect(await exited).toBe(1);
+    expect(Date.now() - stopped).toBeLessThan(10_000);
+    expect(stderr).toMatch(
+      /\[mdb\] the Pulumi engine is gone \(127\.0\.0\.1:\d+: ECONNREFUSED, 2 times in a row\)/,
+    );
+  } finally {
+    proc.kill("SIGKILL");
+    await engine.stop();
+  }
 }, 20_000);
 
 it("never keeps a process alive that would end anyway", async () => {

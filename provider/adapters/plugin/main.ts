@@ -2,8 +2,10 @@
  * The plugin's entry: `node main.js [engine flags] <engine address>`, as the engine runs a
  * provider plugin (through the shell script `plugin/pulumi-resource-mdb`, or `plugin/index.js`
  * under the Node.js language host). Starts the server on 127.0.0.1 and prints its port as the
- * first and only line on stdout, which is how the engine finds it. It exits seconds after its
- * engine goes away (`engine-watch.ts`).
+ * first and only line on stdout, which is how the engine finds it; then watches that engine, and
+ * exits once it is gone (`engine-watch.ts`: the engine starts its plugins in process groups of
+ * their own, so a `kill -9` of `pulumi up` would leave this one running its waits). A plugin
+ * started without an engine address (one the engine attaches to) is not watched.
  */
 import { flushCompileCache } from "../../compile-cache";
 import { watchEngine } from "../../engine-watch";
@@ -25,7 +27,6 @@ export async function main(args: readonly string[]): Promise<void> {
   const engineAddress = engineAddressOf(args);
   const plugin = await startPlugin({ engineAddress });
   process.stdout.write(`${plugin.port}\n`);
-  // A plugin whose engine is gone (a killed CLI) exits within seconds instead of waiting on.
   if (engineAddress) watchEngine(engineAddress);
   // The engine kills the plugin: what the compile cache gathered is written now or never.
   setImmediate(flushCompileCache);

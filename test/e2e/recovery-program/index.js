@@ -1,7 +1,8 @@
 // The program of the recovery tests: `groups` (default 1) groups of a VPC, a service attached
 // to it with the connection pooler, a read replica set on the service and a peering of the
 // VPC. With `named` true every VPC and service gets an explicit name; otherwise the names are
-// generated. Plain JavaScript, so a run starts without compiling anything.
+// generated. `cpuMillis` (default 500) sizes the services. Plain JavaScript, so a run starts
+// without compiling anything; on the native face its require names the generated SDK instead.
 "use strict";
 const pulumi = require("@pulumi/pulumi");
 const mdb = require("pulumi-managed-db");
@@ -20,7 +21,7 @@ for (let i = 0; i < groups; i++) {
     name: named ? `recovery-db-${i}` : undefined,
     serviceType: "POSTGRES",
     regionCode: "us-east-1",
-    cpuMillis: 500,
+    cpuMillis: config.getNumber("cpuMillis") ?? 500,
     memoryGbs: 2,
     connectionPooler: true,
     vpcId: vpc.vpcId,
