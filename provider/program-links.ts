@@ -8,6 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { Follow } from "./kit/fields/field-table";
+import { FOLLOWED_INPUT } from "./kit/hidden";
 
 /** A resource of this program, as its `id` Output finds it. */
 interface Known {
@@ -43,4 +44,24 @@ export function followed(props: Record<string, unknown>, follow: Follow): pulumi
       return i + 1 < follow.outputs.length ? from(i + 1) : undefined;
     });
   return from(0);
+}
+
+/**
+ * Fills in `props` (a class's inputs, the program's args) each input of `follows` the program
+ * left out and another resource of the program gives (see {@link followed}), and names those
+ * filled in under the hidden input `__followed`, so that diff knows them from the program's own.
+ */
+export function applyFollows(
+  props: Record<string, unknown>,
+  follows: Readonly<Record<string, Follow>>,
+): void {
+  const filled: string[] = [];
+  for (const [input, follow] of Object.entries(follows)) {
+    if (props[input] !== undefined) continue;
+    const value = followed(props, follow);
+    if (value === undefined) continue;
+    props[input] = value;
+    filled.push(input);
+  }
+  if (filled.length > 0) props[FOLLOWED_INPUT] = filled;
 }

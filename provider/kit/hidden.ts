@@ -9,6 +9,14 @@ import { withoutUndefined } from "./fields/outputs";
 /** `true` when the program gave no `name` and one was generated (see `fields/naming.ts`). */
 export const AUTO_NAMED_INPUT = "__autoNamed";
 
+/**
+ * The inputs the program left out that a class filled in from another resource of the program
+ * (`ResourceDefinition.follows`: a read replica set's password), as a list of names. A state
+ * written before the follow has no such input; diff lets the filled-in value arrive without an
+ * update (see {@link withoutNewFollows}), so an upgrade previews no change.
+ */
+export const FOLLOWED_INPUT = "__followed";
+
 /** Hidden output: the `projectId` input as the program gave it (absent when it gave none). */
 export const PROJECT_INPUT = "__projectIdInput";
 
@@ -43,7 +51,26 @@ export function withoutDynamicFaceInputs(props: Record<string, unknown>): Record
 }
 
 /** The kit's hidden inputs: check keeps them, diff ignores them. */
-export const HIDDEN_INPUTS: ReadonlySet<string> = new Set([AUTO_NAMED_INPUT]);
+export const HIDDEN_INPUTS: ReadonlySet<string> = new Set([AUTO_NAMED_INPUT, FOLLOWED_INPUT]);
+
+/**
+ * `news` without the inputs a class filled in by a follow (named in {@link FOLLOWED_INPUT}) that
+ * `olds` has no value of: a state an earlier release wrote, before the follow. Such a value is
+ * no change of the program's; it is recorded with the next update (or the next `up`'s same step).
+ * A value the program gives itself, or a follow the state already holds, compares as usual.
+ */
+export function withoutNewFollows(
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Record<string, unknown> {
+  const followed = news[FOLLOWED_INPUT];
+  if (!Array.isArray(followed)) return news;
+  const fresh = followed.filter(
+    (name) => typeof name === "string" && (olds[name] === undefined || olds[name] === null),
+  );
+  if (fresh.length === 0) return news;
+  return Object.fromEntries(Object.entries(news).filter(([key]) => !fresh.includes(key)));
+}
 
 /** True when the resource's name was generated (so a record of that name is ours). */
 export function isAutoNamed(inputs: Record<string, unknown>): boolean {

@@ -17,7 +17,7 @@ import { type ResourceSpec, specOf } from "../../kit/spec";
 import type { ArgsOf, OutputProps } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
 import { dynamicTypeToken } from "../../type-tokens";
-import { followed, rememberResource } from "../../program-links";
+import { applyFollows, rememberResource } from "../../program-links";
 import { takeImport, timeoutsInput } from "./options";
 
 /** Arguments of `super(type, name, props, opts)`. */
@@ -47,8 +47,7 @@ export function registration(
     props.name = autoName(pulumi.getProject(), pulumi.getStack(), resourceName);
     props[AUTO_NAMED_INPUT] = true;
   }
-  for (const [input, follow] of Object.entries(spec.follows))
-    if (props[input] === undefined) props[input] = followed(props, follow);
+  applyFollows(props, spec.follows);
   props[RESOURCE_NAME_INPUT] = resourceName;
   props[TIMEOUTS_INPUT] = timeoutsInput(rest.customTimeouts);
   for (const out of spec.registered) if (!(out in props)) props[out] = undefined;

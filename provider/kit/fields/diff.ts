@@ -3,6 +3,7 @@
  * (so drift and half-finished updates show), property by property, and says which
  * properties force a replacement.
  */
+import { withoutNewFollows } from "../hidden";
 import { UNKNOWN, isUnknown } from "./check";
 
 /** How a change of one input is carried out. */
@@ -149,7 +150,7 @@ export function diffResource(
   olds: Record<string, unknown>,
   news: Record<string, unknown>,
 ): DetailedDiffResult {
-  const result = diffByRules(olds, news, facts.diffRules, facts.stables);
+  const result = diffByRules(olds, withoutNewFollows(olds, news), facts.diffRules, facts.stables);
   if (facts.failedStatus === undefined || olds.status !== facts.failedStatus)
     return { ...result, deleteBeforeReplace: facts.deleteBeforeReplace === true };
   return {

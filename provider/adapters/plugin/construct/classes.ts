@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ChildClasses } from "../../../components/production-database";
 import type { FieldTable, ResourceDefinition } from "../../../kit/fields/field-table";
 import { specOf } from "../../../kit/spec";
-import { followed, rememberResource } from "../../../program-links";
+import { applyFollows, rememberResource } from "../../../program-links";
 import type { ArgsOf } from "../../../program-types";
 import { REGISTRY } from "../../../resources/registry";
 import { dynamicTypeToken } from "../../../type-tokens";
@@ -25,8 +25,7 @@ function nativeClass(def: ResourceDefinition<FieldTable, string>): unknown {
   class NativeResource extends pulumi.CustomResource {
     constructor(name: string, args: ArgsOf<FieldTable>, opts?: pulumi.CustomResourceOptions) {
       const props: Record<string, unknown> = { ...args };
-      for (const [input, follow] of Object.entries(spec.follows))
-        if (props[input] === undefined) props[input] = followed(props, follow);
+      applyFollows(props, spec.follows);
       for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
       super(type, name, props, {
         ...opts,
