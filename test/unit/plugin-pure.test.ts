@@ -83,6 +83,17 @@ describe("previewOutputs", () => {
     });
   });
 
+  it("an output the checked inputs say the service has none of (pooler off) is null, create and update alike", () => {
+    const news = { name: "db", connectionPooler: false, vpcId: "vpc-1" };
+    for (const olds of [undefined, { name: "db", serviceId: "s1", poolerEndpoint: null }]) {
+      const outs = previewOutputs(spec, news, olds);
+      expect(outs.poolerEndpoint).toBeNull();
+      expect(outs.poolerConnectionUri).toBeNull();
+      expect(outs.endpoint).toBe(UNKNOWN);
+      expect(outs.vpcEndpoint).toBe(UNKNOWN);
+    }
+  });
+
   it("an input that is also a stable output (a peering's vpcId) is the input's", () => {
     expect(
       previewOutputs(specOf(VPC_PEERING), { vpcId: "v2" }, { vpcId: "v1", peeringId: "p" }),

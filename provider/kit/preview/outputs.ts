@@ -3,8 +3,9 @@
  * asks the plugin for them; Pulumi's dynamic provider host never does, and the engine then makes
  * the same guess). What is known stays known, so a dependent resource shows no spurious change:
  * the program's inputs, and on an update the outputs that never change in place (ids, the
- * `stables` of the field table) and the inputs the program leaves out (the state's values).
- * Every other output is unknown until `up` reads the API.
+ * `stables` of the field table) and the inputs the program leaves out (the state's values), and
+ * null for an output the checked inputs say the resource has none of (`ResourceDefinition`'s
+ * absent outputs). Every other output is unknown until `up` reads the API.
  */
 import { UNKNOWN } from "../fields/check";
 import { withoutUndefined } from "../fields/outputs";
@@ -29,8 +30,13 @@ export function previewOutputs(spec: ResourceSpec, news: Props, olds?: Props): P
     const value = news[name] !== undefined ? news[name] : olds?.[name];
     if (value !== undefined) outs[name] = value;
   }
-  for (const name of outputOnly(spec))
-    outs[name] = olds && spec.stables.includes(name) && olds[name] !== undefined ? olds[name] : UNKNOWN;
+  // Outputs the inputs say the resource has none of (a pooler endpoint while the pooler is off):
+  // null at a preview, as in the state.
+  const absent = new Set(spec.absentOutputs?.(news) ?? []);
+  for (const name of outputOnly(spec)) {
+    if (olds && spec.stables.includes(name) && olds[name] !== undefined) outs[name] = olds[name];
+    else outs[name] = absent.has(name) || news[name] === null ? null : UNKNOWN;
+  }
   for (const name of HIDDEN_INPUTS) delete outs[name];
   return withoutUndefined(outs);
 }
