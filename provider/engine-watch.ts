@@ -50,6 +50,9 @@ function reachable(host: string, port: number, timeoutMs: number): Promise<strin
   });
 }
 
+/** A failed write to a pipe nobody reads any more: nothing to do (the watch ends the process). */
+function ignoreWriteError(): void {}
+
 /** The default end: say so (the engine may still read stderr), then exit. */
 function exitGone(why: string): void {
   try {
@@ -66,6 +69,11 @@ function exitGone(why: string): void {
 export function watchEngine(address: string, options: EngineWatchOptions = {}): EngineWatch {
   const target = parseAddress(address);
   if (!target) return { stop: () => undefined };
+  // Once the engine is gone, so is the reader of this process's stdout and stderr: a write then
+  // fails (EPIPE) and, unhandled, becomes an uncaught error that the host reports by writing to
+  // stderr again, a loop that keeps the process busy and its timers (this watch's) from running.
+  for (const stream of [process.stdout, process.stderr])
+    if (!stream.listeners("error").includes(ignoreWriteError)) stream.on("error", ignoreWriteError);
   const misses = options.misses ?? 2;
   const timeoutMs = options.connectTimeoutMs ?? 1_000;
   const onGone = options.onGone ?? exitGone;
