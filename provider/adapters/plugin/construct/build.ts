@@ -12,14 +12,33 @@ import { constructInProcess } from "../../../pulumi-contract/construct-runtime";
 import { protocol } from "../../../pulumi-contract/grpc-protocol";
 import { NativeProductionDatabase } from "./component";
 
+/** An alias of the request, as newer protocol releases give it. */
+interface AliasMessage {
+  hasUrn(): boolean;
+  getUrn(): string;
+  getSpec():
+    | {
+        getName(): string;
+        getProject(): string;
+        getStack(): string;
+        hasParenturn(): boolean;
+        getParenturn(): string;
+        getNoparent(): boolean;
+      }
+    | undefined;
+}
+
 /** The component's options, as the engine's request gives them. */
 function optionsOf(request: pb.ConstructRequest): pulumi.ComponentResourceOptions {
   const providers: Record<string, pulumi.ProviderResource> = {};
   for (const [pkg, ref] of request.getProvidersMap().entries())
     providers[pkg] = new pulumi.DependencyProviderResource(ref);
-  const aliases: Array<string | pulumi.Alias> = request.getAliasesList().map((alias) => {
-    if (alias.hasUrn()) return alias.getUrn();
-    const spec = alias.getSpec();
+  // A URN each (the protocol of @pulumi/pulumi before 3.2xx), or an Alias message each.
+  const aliases: Array<string | pulumi.Alias> = (request.getAliasesList() as unknown[]).map((alias) => {
+    if (typeof alias === "string") return alias;
+    const message = alias as AliasMessage;
+    if (message.hasUrn()) return message.getUrn();
+    const spec = message.getSpec();
     return {
       ...(spec?.getName() ? { name: spec.getName() } : {}),
       ...(spec?.getProject() ? { project: spec.getProject() } : {}),
