@@ -1,0 +1,57 @@
+/**
+ * The steps the e2e suites of programs in other Pulumi languages (python.test.ts, yaml.test.ts)
+ * share once their program is up on the plugin `mdb`: the state holds the native types and never
+ * the password, a second preview is clean, a size change is one in-place update made by the
+ * resize call alone, and destroy leaves the emulator empty.
+ */
+import { EmulatorProcess, Workspace, operations } from "./workspace";
+
+/** The stack the steps run on, read when each step runs (the suite's beforeAll makes it). */
+export interface LanguageStack {
+  ws: Workspace;
+  emulator: EmulatorProcess;
+}
+
+/** Checks that the exported state has the plugin's types of the program and not `password`. */
+export async function expectNativeState(ws: Workspace, password: string): Promise<void> {
+  const state = await ws.exportState();
+  for (const type of ["Vpc", "Service", "ReadReplicaSet", "ProductionDatabase"])
+    expect(state).toContain(`"type": "mdb:index:${type}"`);
+  expect(state).not.toContain(password);
+}
+
+/**
+ * Declares the tests after `up`: a clean second preview; `cpuMillis` set to 2000 in the stack's
+ * config previews as an update of the resource `db` only and `up` makes the resize call alone,
+ * then `afterResize` checks the program's outputs; destroy empties the emulator.
+ */
+export function laterSteps(
+  stack: () => LanguageStack,
+  afterResize: (outputs: Record<string, unknown>) => void,
+): void {
+  it("a second preview shows no changes", async () => {
+    const ops = operations(await stack().ws.preview());
+    expect(Object.entries(ops).filter(([, op]) => op !== "same")).toEqual([]);
+  });
+
+  it("a size change previews as an update of the service, and up makes only the resize call", async () => {
+    const { ws, emulator } = stack();
+    await ws.config("cpuMillis", "2000");
+    const steps = await ws.preview();
+    expect(steps.get("db")?.op).toBe("update");
+    expect(steps.get("db")?.diffReasons).toEqual(["cpuMillis"]);
+    expect(Object.entries(operations(steps)).filter(([name, op]) => name !== "db" && op !== "same")).toEqual(
+      [],
+    );
+    await emulator.clearCalls();
+    await ws.up();
+    expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
+    afterResize(await ws.outputs());
+  });
+
+  it("destroy leaves the emulator empty", async () => {
+    const { ws, emulator } = stack();
+    await ws.destroy();
+    expect(await emulator.inventory()).toEqual({ services: [], replicaSets: [], vpcs: [], peerings: [] });
+  });
+}
