@@ -4,7 +4,7 @@
  * a virtualenv holding it with `pulumi` from PyPI at the release of the pinned CLI. The virtualenv
  * is cached outside the checkout, in `~/.cache/pulumi-managed-db/python/<key>` (the key: the
  * Python and Pulumi versions and a hash of the generated SDK), so only the first run of a schema
- * pays for the install.
+ * pays for the install; one no run has used for a week goes when a new one is made.
  */
 import { execFileSync } from "child_process";
 import { createHash } from "crypto";
@@ -95,7 +95,10 @@ export function pythonEnv(): PythonEnv {
   );
   const venv = path.join(cache, `py${pythonVersion}-pulumi${pulumiVersion}-sdk${treeHash(sdk)}`);
   const python = path.join(venv, "bin", "python");
-  if (fs.existsSync(python)) return { venv, python, built: false };
+  if (fs.existsSync(python)) {
+    markUsed(venv);
+    return { venv, python, built: false };
+  }
 
   fs.mkdirSync(cache, { recursive: true });
   const staging = fs.mkdtempSync(`${venv}.tmp-`);
@@ -121,5 +124,43 @@ export function pythonEnv(): PythonEnv {
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
+  markUsed(venv);
+  pruneStale(cache, venv);
   return { venv, python, built: true };
+}
+
+/** A cached virtualenv no run has used for this long goes when another is made: 7 days, in ms. */
+export const STALE_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The file whose modification time says when a cached virtualenv was last used. */
+const USED_STAMP = ".last-used";
+
+/** Records that `venv` is used now. */
+function markUsed(venv: string): void {
+  fs.writeFileSync(path.join(venv, USED_STAMP), "");
+}
+
+/**
+ * Removes the virtualenvs in `cache` other than `keep` that no run has used for
+ * {@link STALE_AFTER_MS} before `now` (ms since the epoch), each about 100 MB (a schema change
+ * makes a new one). One without a stamp counts from its folder's time; a staging folder of a run
+ * under way is left alone until it too is that old. Returns the names removed.
+ */
+export function pruneStale(cache: string, keep: string, now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(cache)) {
+    const dir = path.join(cache, name);
+    if (dir === keep) continue;
+    let used: number;
+    try {
+      const stamp = path.join(dir, USED_STAMP);
+      used = (fs.existsSync(stamp) ? fs.statSync(stamp) : fs.statSync(dir)).mtimeMs;
+    } catch {
+      continue;
+    }
+    if (now - used < STALE_AFTER_MS) continue;
+    fs.rmSync(dir, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }
