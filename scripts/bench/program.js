@@ -1,5 +1,5 @@
-// One generated benchmark program in its own folder (templates/<variant>.ts with the number of
-// units filled in), with the installed package (and the native plugin's generated SDK) linked as
+// One generated benchmark program in its own folder (templates/<variant>.ts, or .yaml, with the
+// number of units filled in), with the installed package (and the native plugin's generated SDK) linked as
 // node_modules, a file:// backend and a passphrase secrets provider; runs Pulumi commands on it,
 // timing each and sampling the peak memory of its provider process (the dynamic provider host,
 // or the native plugin's server).
@@ -29,23 +29,46 @@ function childrenCpuMs() {
 
 /**
  * The variants compared: this package's dynamic resources, the same resources through the native
- * plugin `mdb` (its generated SDK), do-nothing dynamic resources, and the same-shape control
- * (do-nothing resources registering this package's property names), which only previews: it
- * tells which part of a preview's cost is Pulumi's for that many properties.
+ * plugin `mdb` (its generated SDK), the same again from a Pulumi YAML program (previews only: the
+ * plugin's route without a Node.js program), do-nothing dynamic resources, and the same-shape
+ * control (do-nothing resources registering this package's property names), which only previews:
+ * it tells which part of a preview's cost is Pulumi's for that many properties.
  */
-const VARIANTS = ["mdb", "native", "trivial", "shaped"];
+const VARIANTS = ["mdb", "native", "yaml", "trivial", "shaped"];
 
 /** The variants that run this package's resources against the emulator (API calls, waits). */
-const PACKAGE_VARIANTS = new Set(["mdb", "native"]);
+const PACKAGE_VARIANTS = new Set(["mdb", "native", "yaml"]);
 
-/** The operations a variant runs: every one, or for the control only a preview. */
+/** The variants that only preview. */
+const PREVIEW_ONLY = new Set(["yaml", "shaped"]);
+
+/** The variants whose resources the native plugin serves. */
+const PLUGIN_VARIANTS = new Set(["native", "yaml"]);
+
+/** The operations a variant runs: every one, or for the preview-only variants only a preview. */
 function runsOp(variant, op) {
-  return variant !== "shaped" || op === "preview";
+  return !PREVIEW_ONLY.has(variant) || op === "preview";
 }
 
 /** What the command line of a variant's provider process contains (see procmem.js). */
 function providerOf(variant) {
-  return variant === "native" ? PLUGIN_SERVER : DYNAMIC_PROVIDER;
+  return PLUGIN_VARIANTS.has(variant) ? PLUGIN_SERVER : DYNAMIC_PROVIDER;
+}
+
+/**
+ * The Pulumi.yaml of the YAML variant, which holds the program: templates/yaml.yaml with its unit
+ * block repeated `size / 4` times and the plugin folder `pluginDir` under `packages:`.
+ */
+function yamlProgram(size, pluginDir) {
+  const template = fs.readFileSync(path.join(templates, "yaml.yaml"), "utf8");
+  const [head, rest] = template.split("  # unit\n");
+  const [unit, tail] = rest.split("  # end unit\n");
+  const body = Array.from({ length: size / 4 }, (_, i) =>
+    unit.replaceAll("__I__", String(i)).replaceAll("__OCTET__", String(i % 250)),
+  ).join("");
+  return (head + body + tail)
+    .replace("__NAME__", `bench-yaml-${size}`)
+    .replace("__PLUGIN__", JSON.stringify(pluginDir));
 }
 
 /**
@@ -60,17 +83,44 @@ function projectFile(variant, size, lang, pluginDir) {
   );
 }
 
+/** The environment of the Pulumi commands run in the program folder `dir`. */
+function programEnv(dir, context) {
+  return {
+    ...process.env,
+    ...context.extraEnv,
+    PATH: `${context.bin}${path.delimiter}${process.env.PATH}`,
+    PULUMI_HOME: path.join(context.work, ".pulumi-home"),
+    PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    NO_COLOR: "1",
+    MDB_API_URL: context.apiUrl,
+    MDB_PUBLIC_KEY: KEYS.publicKey,
+    MDB_SECRET_KEY: KEYS.secretKey,
+    MDB_PROJECT_ID: KEYS.projectId,
+  };
+}
+
 class Program {
   /**
    * Writes the program of `variant` with `size` resources into `work/<variant>-<size>`.
    * `lang` is `ts` (run through Pulumi's TypeScript support, as the examples are) or `js`
-   * (the template transpiled here). `context` holds the shared paths and the emulator URL.
+   * (the template transpiled here); the yaml variant is a Pulumi.yaml whatever `lang` says.
+   * `context` holds the shared paths and the emulator URL.
    */
   constructor(variant, size, lang, context) {
     this.variant = variant;
     this.size = size;
     this.dir = path.join(context.work, `${variant}-${size}`);
     fs.mkdirSync(path.join(this.dir, ".state"), { recursive: true });
+    const pluginDir = path.join(context.nodeModules, "pulumi-managed-db", "plugin");
+    fs.symlinkSync(context.nodeModules, path.join(this.dir, "node_modules"), "dir");
+    this.env = programEnv(this.dir, context);
+    if (variant === "yaml") {
+      fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), yamlProgram(size, pluginDir));
+      return;
+    }
     const source = fs
       .readFileSync(path.join(templates, `${variant}.ts`), "utf8")
       .replace("__UNITS__", String(size / 4))
@@ -89,26 +139,7 @@ class Program {
       }).outputText;
       fs.writeFileSync(path.join(this.dir, "index.js"), js);
     }
-    fs.writeFileSync(
-      path.join(this.dir, "Pulumi.yaml"),
-      projectFile(variant, size, lang, path.join(context.nodeModules, "pulumi-managed-db", "plugin")),
-    );
-    fs.symlinkSync(context.nodeModules, path.join(this.dir, "node_modules"), "dir");
-    this.env = {
-      ...process.env,
-      ...context.extraEnv,
-      PATH: `${context.bin}${path.delimiter}${process.env.PATH}`,
-      PULUMI_HOME: path.join(context.work, ".pulumi-home"),
-      PULUMI_BACKEND_URL: `file://${path.join(this.dir, ".state")}`,
-      PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      NO_COLOR: "1",
-      MDB_API_URL: context.apiUrl,
-      MDB_PUBLIC_KEY: KEYS.publicKey,
-      MDB_SECRET_KEY: KEYS.secretKey,
-      MDB_PROJECT_ID: KEYS.projectId,
-    };
+    fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), projectFile(variant, size, lang, pluginDir));
   }
 
   /**
@@ -141,4 +172,4 @@ class Program {
   }
 }
 
-module.exports = { Program, VARIANTS, PACKAGE_VARIANTS, runsOp, projectFile, providerOf };
+module.exports = { Program, VARIANTS, PACKAGE_VARIANTS, runsOp, projectFile, providerOf, yamlProgram };

@@ -11,7 +11,10 @@ type Result = {
 };
 const { renderReport, quantile } = require("../../scripts/bench/report") as {
   renderReport(
-    results: Record<number, { mdb: Result; trivial: Result; shaped?: Result }>,
+    results: Record<
+      number,
+      { mdb: Result; trivial: Result; shaped?: Result; native?: Result; yaml?: Result }
+    >,
     meta: object,
   ): string;
   quantile(values: number[] | undefined, q: number): number | undefined;
@@ -78,6 +81,34 @@ describe("bench report", () => {
     expect(renderReport({ 4: { mdb: result([2600]), trivial: result([2000]) } }, meta)).not.toContain(
       "same-shape",
     );
+  });
+
+  it("compares the plugin's route from a YAML program with trivial and with the Node.js SDK's", () => {
+    const report = renderReport(
+      {
+        4: {
+          mdb: result([3000]),
+          native: result([2800]),
+          yaml: result([2000]),
+          trivial: result([2500]),
+        },
+        200: {
+          mdb: result([6000]),
+          native: result([8000]),
+          yaml: result([4000]),
+          trivial: result([5000]),
+        },
+      },
+      meta,
+    );
+    expect(report).toContain("| 200 | yaml | 4.00 (2.00) | – | – | – | – | – / – / – / – |");
+    expect(report).toContain(
+      "Native plugin from a Pulumi YAML program, preview: 200 resources: yaml / trivial 0.80 (CPU 0.80), " +
+        "yaml / native 0.50; 4 resources: yaml / trivial 0.80 (CPU 0.80), yaml / native 0.71.",
+    );
+    expect(report).toContain("26.5 ms through the native plugin, 10.2 ms from a YAML program, 12.8 ms for a");
+    // A run without the variant has no such line.
+    expect(renderReport({ 4: { mdb: result([1]), trivial: result([1]) } }, meta)).not.toContain("YAML");
   });
 
   it("holds a one-size run to that size's goal, and compares no up scaling within one size", () => {
