@@ -48,6 +48,8 @@ class Mocks(pulumi.runtime.Mocks):
         result = {"serviceId": args.args.get("serviceId"), "name": "orders-db", "status": "READY"}
         if args.args.get("serviceId") == "svc-dedicated":
             result.update(cpuMillis=1000, memoryGbs=4)
+        if args.args.get("serviceId") == "svc-shared":
+            result.update(cpuMillis="shared", memoryGbs="shared")
         return result
 
 
@@ -153,12 +155,23 @@ class ComponentAndFunctionTest(unittest.TestCase):
     def test_get_service_reads_a_dedicated_size(self):
         """Known failure, kept to report when it is fixed: Pulumi's Python generator checks each
         top-level field of a function's result with isinstance, and checks a union (getService's
-        cpuMillis, memoryGbs, finalFork) against dict, so a service of dedicated size raises
-        TypeError before the program sees it."""
+        cpuMillis, memoryGbs, finalFork) against dict, so a real service, whose result always has
+        cpuMillis, raises TypeError before the program sees it."""
         found = mdb.get_service_output(service_id="svc-dedicated")
 
         def check(values):
             self.assertEqual(values, [1000, 4])
+
+        return pulumi.Output.all(found.cpu_millis, found.memory_gbs).apply(check)
+
+    @unittest.expectedFailure
+    @pulumi.runtime.test
+    def test_get_service_reads_a_shared_size(self):
+        """The same known failure for a service of shared size: "shared" is no dict either."""
+        found = mdb.get_service_output(service_id="svc-shared")
+
+        def check(values):
+            self.assertEqual(values, ["shared", "shared"])
 
         return pulumi.Output.all(found.cpu_millis, found.memory_gbs).apply(check)
 
