@@ -116,7 +116,7 @@ describe("the Python SDK under Pulumi's mocks", () => {
       );
     });
     expect({ code, tail: output.slice(-2000) }).toEqual({ code: 0, tail: expect.stringMatching(/\nOK/) });
-    expect(output).toMatch(/^Ran 6 tests/m);
-    expect(output).toContain("OK (expected failures=1)");
+    expect(output).toMatch(/^Ran 7 tests/m);
+    expect(output).toContain("OK (expected failures=2)");
   });
 });
