@@ -1,8 +1,8 @@
 // One generated benchmark program in its own folder (templates/<variant>.ts, or .yaml, with the
-// number of units filled in), with the installed package (and the native plugin's generated SDK) linked as
-// node_modules, a file:// backend and a passphrase secrets provider; runs Pulumi commands on it,
-// timing each and sampling the peak memory of its provider process (the dynamic provider host,
-// or the native plugin's server).
+// number of units filled in), with the installed package (and the native plugin's generated SDK)
+// linked as node_modules, a file:// backend and a passphrase secrets provider; runs Pulumi
+// commands on it, timing each and sampling the peak memory of its provider process (the dynamic
+// provider host, or the native plugin's server).
 "use strict";
 const { spawn } = require("child_process");
 const fs = require("fs");
