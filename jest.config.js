@@ -1,7 +1,8 @@
 /**
  * Jest configuration. Two projects: `fast` (unit, conformance, integration, policy: an
  * emulator in-process over real HTTP) and `e2e` (the real Pulumi CLI on every example,
- * with the package installed from its packed tarball; its global setup gets the CLI).
+ * with the package installed from its packed tarball; its global setup gets the CLI, its
+ * teardown removes the run's temporary folder).
  */
 const tsJest = { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] };
 
@@ -22,6 +23,7 @@ module.exports = {
       testMatch: ["**/*.test.ts"],
       transform: tsJest,
       globalSetup: "<rootDir>/test/e2e/setup.ts",
+      globalTeardown: "<rootDir>/test/e2e/teardown.ts",
     },
   ],
   testTimeout: 60000,

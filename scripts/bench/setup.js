@@ -10,6 +10,7 @@ const path = require("path");
 const readline = require("readline");
 const { Buffer } = require("buffer");
 const { URL } = require("url");
+const { buildIfNeeded } = require("../build-if-needed");
 
 const root = path.resolve(__dirname, "../..");
 
@@ -23,29 +24,6 @@ function sh(command, args, cwd) {
 /** Runs scripts/ensure-pulumi and returns the bin dir it prints last. */
 function ensurePulumi() {
   return sh(path.join(root, "scripts/ensure-pulumi"), [], root).trim().split("\n").pop();
-}
-
-/** Newest modification time (ms) of the files under `dir`, 0 when there are none. */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile())
-      latest = Math.max(latest, fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).mtimeMs);
-  }
-  return latest;
-}
-
-/** Runs `npm run build` unless dist/ is newer than every source file and build setting. */
-function buildIfNeeded() {
-  const built = [path.join(root, "dist/provider/index.js"), path.join(root, "dist/emulator/cli.js")];
-  const builtAt = Math.min(...built.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
-  const sources = ["provider", "emulator"].map((d) => newest(path.join(root, d)));
-  const settings = ["package.json", "tsconfig.json", "tsconfig.build.json"].map(
-    (f) => fs.statSync(path.join(root, f)).mtimeMs,
-  );
-  if (Math.max(...sources, ...settings) < builtAt) return false;
-  sh("npm", ["run", "--silent", "build"], root);
-  return true;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Global setup of the end-to-end tests: gets the Pulumi CLI (scripts/ensure-pulumi, which
- * fails with the reason when it cannot), packs this package with `npm pack` and installs
+ * fails with the reason when it cannot), builds when the sources are newer than dist/
+ * (scripts/build-if-needed.js), packs this package with `npm pack` and installs
  * the tarball, as a user would, into one dependency folder the example workspaces share, with
  * the TypeScript SDK of the native plugin (`@pulumi/mdb`) generated from the installed package's
  * schema, as `pulumi package add` makes it, for the suites that run on the native types. Hands the
- * results to the test files through environment variables.
+ * results to the test files through environment variables; test/e2e/teardown.ts removes the folder.
  */
 import { execFileSync } from "child_process";
 import * as fs from "fs";
@@ -21,7 +22,9 @@ export default async function setup(): Promise<void> {
   const started = Date.now();
   const bin = sh(path.join(root, "scripts/ensure-pulumi"), [], root).trim().split("\n").pop() as string;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "mdb-e2e-"));
-  const tarball = sh("npm", ["pack", "--silent", "--pack-destination", work], root)
+  // Built once: `npm pack`'s prepack would build again what `npm test`'s checks just built.
+  sh("node", [path.join(root, "scripts/build-if-needed.js")], root);
+  const tarball = sh("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", work], root)
     .trim()
     .split("\n")
     .pop() as string;
@@ -54,6 +57,6 @@ export default async function setup(): Promise<void> {
   process.env.MDB_E2E_WORK = work;
   process.env.MDB_E2E_NODE_MODULES = path.join(deps, "node_modules");
   process.stderr.write(
-    `\ne2e setup: Pulumi CLI in ${bin}; package installed from ${tarball} (${Date.now() - started} ms)\n`,
+    `\ne2e setup: Pulumi CLI in ${bin}; package installed from ${tarball} in ${work} (${Date.now() - started} ms)\n`,
   );
 }
