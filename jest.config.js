@@ -27,4 +27,6 @@ module.exports = {
     },
   ],
   testTimeout: 60000,
+  // Without timings of an earlier run, the slowest suites first (see the file).
+  testSequencer: "<rootDir>/test/sequencer.js",
 };
