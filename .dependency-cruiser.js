@@ -106,13 +106,14 @@ module.exports = {
       name: "registry-is-the-list-of-kinds",
       severity: "error",
       comment:
-        "Only the registry, the host, the public surface, the functions and the component import " +
+        "Only the registry, the host, the public surfaces, the functions and the component import " +
         "resource folders; the kit reads the kinds through the registry's definitions.",
       from: {
         path: "^provider/",
         pathNot: [
           "^provider/resources/",
           "^provider/index\\.ts$",
+          "^provider/native\\.ts$",
           "^provider/functions/",
           "^provider/components/",
         ],

@@ -10,3 +10,11 @@ export const TYPE_MODULE = "mdb";
 export function dynamicTypeToken(typeName: string): string {
   return `pulumi-nodejs:dynamic/${TYPE_MODULE}:${typeName}`;
 }
+
+/** The native plugin's package name: the first part of its tokens, and the namespace of its config. */
+export const NATIVE_PACKAGE = "mdb";
+
+/** The native plugin's token of a type, function or component `name`: `mdb:index:<name>`. */
+export function nativeToken(name: string): string {
+  return `${NATIVE_PACKAGE}:index:${name}`;
+}

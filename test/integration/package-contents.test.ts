@@ -115,6 +115,31 @@ it("a stack trace of the installed package names .ts files that are there, at th
   expect(line).toMatch(/throw new MissingConfigError/);
 });
 
+it.each([
+  ["pulumi-managed-db", "dist/provider/index"],
+  ["pulumi-managed-db/native", "dist/provider/native"],
+  ["pulumi-managed-db/emulator", "dist/emulator/index"],
+])(
+  "%s resolves to shipped code and types, also under Pulumi's template tsconfig (moduleResolution node)",
+  (name, file) => {
+    // The unpacked package as `npm install` places it.
+    const modules = path.join(work, "program", "node_modules");
+    fs.mkdirSync(modules, { recursive: true });
+    if (!fs.existsSync(path.join(modules, "pulumi-managed-db")))
+      fs.symlinkSync(pkg, path.join(modules, "pulumi-managed-db"), "dir");
+    const from = path.join(work, "program", "index.ts");
+    expect(fs.realpathSync(require.resolve(name, { paths: [path.dirname(from)] }))).toBe(
+      fs.realpathSync(path.join(pkg, `${file}.js`)),
+    );
+    const ts = require("typescript") as typeof import("typescript");
+    for (const moduleResolution of [ts.ModuleResolutionKind.Node10, ts.ModuleResolutionKind.Node16]) {
+      const options = { moduleResolution, module: ts.ModuleKind.CommonJS };
+      const found = ts.resolveModuleName(name, from, options, ts.sys).resolvedModule?.resolvedFileName;
+      expect(found && fs.realpathSync(found)).toBe(fs.realpathSync(path.join(pkg, `${file}.d.ts`)));
+    }
+  },
+);
+
 describe("the plugin folder, plugin/", () => {
   it("ships as a source plugin: PulumiPlugin.yaml, index.js, a package.json with no dependencies, an executable script", () => {
     for (const file of ["PulumiPlugin.yaml", "index.js", "package.json", "pulumi-resource-mdb"])

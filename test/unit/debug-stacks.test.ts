@@ -89,6 +89,26 @@ describe("promise debug stacks while resources register", () => {
     expect(tops).not.toContain("debuggablePromise");
   });
 
+  it.each(["Service", "Vpc", "VpcPeering", "ReadReplicaSet"] as const)(
+    "the native %s (pulumi-managed-db/native, type mdb:index:*) registers without them too",
+    (cls) => {
+      const native = require("../../provider/native") as Classes;
+      const args = {
+        Service: { name: "db", serviceType: "POSTGRES", regionCode: "r", cpuMillis: 1000, memoryGbs: 4 },
+        Vpc: vpcArgs,
+        VpcPeering: { vpcId: "vpc1", peerAccountId: "a", peerRegionCode: "r", peerVpcId: "v" },
+        ReadReplicaSet: { serviceId: "svc1", name: "r", nodes: 1, cpuMillis: 500, memoryGbs: 2 },
+      }[cls];
+      const Class = native[cls] as unknown as new (name: string, args: object) => pulumi.CustomResource;
+      const before = Error.stackTraceLimit;
+      const { tops, result } = formattedDuring(() => new Class(`native-${cls}`, args));
+      expect(tops).not.toContain("debuggablePromise");
+      expect(tops).toContain("callsites");
+      expect(Error.stackTraceLimit).toBe(before);
+      expect(pulumiModule.CustomResource.isInstance(result)).toBe(true);
+    },
+  );
+
   it("a user's own error thrown from a transformation keeps its frames", () => {
     function usersTransformation(): never {
       throw new Error("the user's own check failed");

@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dynamicClasses from "../../provider";
-import { nativeClasses } from "../../provider/adapters/plugin/construct/classes";
+import * as nativeClasses from "../../provider/native";
 import { diffResource } from "../../provider/kit/fields/diff";
 import { FOLLOWED_INPUT } from "../../provider/kit/hidden";
 import { specOf } from "../../provider/kit/spec";
@@ -46,7 +46,7 @@ async function registeredAll(...names: string[]): Promise<void> {
 
 describe.each([
   ["the dynamic classes", dynamicClasses],
-  ["the native classes (mdb:index:*)", nativeClasses()],
+  ["the native classes (mdb:index:*)", nativeClasses],
 ])("%s", (_face, { Service, ReadReplicaSet }) => {
   it.each([
     ["its initial password, when the program sets none", {}, "initial-pw"],

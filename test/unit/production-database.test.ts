@@ -9,43 +9,27 @@ import {
   type ProductionDatabaseArgs,
 } from "../../provider/components/production-database";
 import { SECRET_SIG, SIG_KEY } from "../../provider/pulumi-contract/sentinels";
+import { type Registered, mockEngine } from "../helpers/mock-engine";
 
 /** A secret, as the mocked engine receives it. */
 const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
 
-/** A resource the mocked engine was asked to register. */
-interface Registered {
-  type: string;
-  name: string;
-  inputs: Record<string, unknown>;
-}
-
 let registered: Registered[];
 
 beforeEach(async () => {
-  registered = [];
-  await pulumi.runtime.setMocks(
-    {
-      newResource: (args) => {
-        registered.push({ type: args.type, name: args.name, inputs: args.inputs });
-        // The provider's outputs, as far as these tests read them.
-        const uri = `postgres://tsdbadmin:pw-${args.name}@${args.name}.example:5432/tsdb?sslmode=require`;
-        const extra = args.type.endsWith(":Service")
-          ? {
-              connectionUri: uri,
-              poolerConnectionUri: uri.replace(":5432", ":6432"),
-              initialPassword: "initial-pw",
-            }
-          : args.type.endsWith(":ReadReplicaSet")
-            ? { connectionUri: uri }
-            : {};
-        return { id: `${args.name}-id`, state: { ...args.inputs, ...extra } };
-      },
-      call: (args) => args.inputs,
-    },
-    "production-database",
-    "test",
-  );
+  registered = await mockEngine("production-database", ({ type, name }) => {
+    // The provider's outputs, as far as these tests read them.
+    const uri = `postgres://tsdbadmin:pw-${name}@${name}.example:5432/tsdb?sslmode=require`;
+    return type.endsWith(":Service")
+      ? {
+          connectionUri: uri,
+          poolerConnectionUri: uri.replace(":5432", ":6432"),
+          initialPassword: "initial-pw",
+        }
+      : type.endsWith(":ReadReplicaSet")
+        ? { connectionUri: uri }
+        : {};
+  });
 });
 
 const BASE: ProductionDatabaseArgs = {
@@ -127,7 +111,7 @@ describe("defaults", () => {
     });
 
     for (const key of Object.keys(protect)) delete protect[key];
-    registered = [];
+    registered.length = 0;
     const { children } = await build({ ...BASE, peering, deletionProtection: false }, { transformations });
     // No protect set, so the children inherit the component's own `protect` option.
     expect(protect).toEqual({

@@ -8,16 +8,16 @@
  * delete-before-replace; and {@link SpecResource}, the base class that registers with them.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { skipDebugStacks, watchRegistration } from "../../pulumi-contract/debug-stacks";
 import { providerText } from "../../pulumi-contract/provider-text";
 import { AUTO_NAMED_INPUT } from "../../kit/hidden";
 import { autoName } from "../../kit/fields/naming";
 import type { FieldTable, ResourceDefinition } from "../../kit/fields/field-table";
 import { type ResourceSpec, specOf } from "../../kit/spec";
-import type { ArgsOf, OutputProps } from "../../program-types";
+import type { ArgsOf } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
 import { dynamicTypeToken } from "../../type-tokens";
-import { applyFollows, rememberResource } from "../../program-links";
+import { applyFollows } from "../../program-links";
+import { type ProgramClass, ProgramResource } from "../../program-resource";
 import { takeImport, timeoutsInput } from "./options";
 
 /** Arguments of `super(type, name, props, opts)`. */
@@ -68,9 +68,9 @@ export function registration(
 
 /**
  * The base of the four resource classes: registers the resource of `spec` with Pulumi, as
- * {@link registration} describes, without Pulumi's per-promise debug stacks (`debug-stacks.ts`).
+ * {@link registration} describes, without Pulumi's per-promise debug stacks (`../../program-resource.ts`).
  */
-export abstract class SpecResource extends pulumi.CustomResource {
+export abstract class SpecResource extends ProgramResource {
   protected constructor(
     spec: ResourceSpec,
     name: string,
@@ -78,23 +78,12 @@ export abstract class SpecResource extends pulumi.CustomResource {
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
     const r = registration(spec, name, args, opts);
-    const restoreStacks = skipDebugStacks();
-    try {
-      super(r.type, name, r.props, r.opts);
-    } finally {
-      restoreStacks();
-    }
-    rememberResource(spec.kind, this);
+    super(spec.kind, r.type, name, r.props, r.opts);
   }
 }
-watchRegistration(SpecResource.prototype);
 
 /** A resource class made by {@link resourceClass}: `new Service(name, args, opts)`. */
-export type ResourceClass<F extends FieldTable> = new (
-  name: string,
-  args: ArgsOf<F>,
-  opts?: pulumi.CustomResourceOptions,
-) => SpecResource & OutputProps<F>;
+export type ResourceClass<F extends FieldTable> = ProgramClass<F>;
 
 /**
  * The class of the resource `def` declares: its args and properties are those of its field

@@ -9,14 +9,10 @@ import { type KitProvider, resourceProvider } from "../../kit/lifecycle/provider
 import { didYouMean } from "../../kit/messages/suggest";
 import { type ResourceSpec, specOf } from "../../kit/spec";
 import { REGISTRY } from "../../resources/registry";
+import { NATIVE_PACKAGE as PACKAGE, nativeToken as tokenOf } from "../../type-tokens";
 
-/** The plugin's package name: the first part of every token, and the namespace of its config. */
-export const PACKAGE = "mdb";
-
-/** The token of a resource type, function or component named `name`: `mdb:index:<name>`. */
-export function tokenOf(name: string): string {
-  return `${PACKAGE}:index:${name}`;
-}
+/** The plugin's package name (`mdb`) and the token of a name in it (`mdb:index:<name>`). */
+export { PACKAGE, tokenOf };
 
 /** One resource type the plugin serves. */
 export interface Kind {
