@@ -24,9 +24,9 @@ says otherwise).
                         0 skips them                                    default 4
   --databases-only      only the --databases measurement
   --ci                  small and quick: --sizes 4 --reps 1 --transition-ms 300 --out -, no
-                        warm-up; exits non-zero when any command or check fails (a no-op
-                        preview that shows changes, a destroy that leaves records), never
-                        on missed targets
+                        warm-up, the generated SDK's program only previews; exits non-zero
+                        when any command or check fails (a no-op preview that shows
+                        changes, a destroy that leaves records), never on missed targets
   --help                this text`;
 
 const OPS = ["preview", "up", "noop", "destroy", "up100"];

@@ -1,5 +1,5 @@
-// One generated benchmark program in its own folder (templates/<variant>.ts, or .yaml, with the
-// number of units filled in), with the installed package (and the native plugin's generated SDK)
+// One generated benchmark program in its own folder (templates/package.ts for this package's
+// Node.js variants, templates/<variant>.ts or .yaml for the others, with the number of units filled in), with the installed package (and the native plugin's generated SDK)
 // linked as node_modules, a file:// backend and a passphrase secrets provider; runs Pulumi
 // commands on it, timing each and sampling the peak memory of its provider process (the dynamic
 // provider host, or the native plugin's server).
@@ -29,25 +29,42 @@ function childrenCpuMs() {
 
 /**
  * The variants compared: this package's dynamic resources, the same resources through the native
- * plugin `mdb` (its generated SDK), the same again from a Pulumi YAML program (previews only: the
+ * plugin `mdb` (from the package's native classes, and from its generated SDK), the same again
+ * from a Pulumi YAML program (previews only: the
  * plugin's route without a Node.js program), do-nothing dynamic resources, and the same-shape
  * control (do-nothing resources registering this package's property names), which only previews:
  * it tells which part of a preview's cost is Pulumi's for that many properties.
  */
-const VARIANTS = ["mdb", "native", "yaml", "trivial", "shaped"];
+const VARIANTS = ["mdb", "classes", "native", "yaml", "trivial", "shaped"];
 
 /** The variants that run this package's resources against the emulator (API calls, waits). */
-const PACKAGE_VARIANTS = new Set(["mdb", "native", "yaml"]);
+const PACKAGE_VARIANTS = new Set(["mdb", "classes", "native", "yaml"]);
+
+/**
+ * The Node.js variants of this package's resources: the module their program imports (the same
+ * classes and arguments in each), and the prefix of their resources' names.
+ */
+const PACKAGE_PROGRAMS = {
+  mdb: { module: "pulumi-managed-db", prefix: "bench" },
+  classes: { module: "pulumi-managed-db/native", prefix: "bench-classes" },
+  native: { module: "@pulumi/mdb", prefix: "bench-native" },
+};
 
 /** The variants that only preview. */
 const PREVIEW_ONLY = new Set(["yaml", "shaped"]);
 
 /** The variants whose resources the native plugin serves. */
-const PLUGIN_VARIANTS = new Set(["native", "yaml"]);
+const PLUGIN_VARIANTS = new Set(["classes", "native", "yaml"]);
 
-/** The operations a variant runs: every one, or for the preview-only variants only a preview. */
-function runsOp(variant, op) {
-  return !PREVIEW_ONLY.has(variant) || op === "preview";
+/**
+ * The variants that only preview in a `--ci` run, to keep it short: the generated SDK's route to
+ * the plugin (its `up`s are the classes' route's, and e2e suites run it whole).
+ */
+const PREVIEW_ONLY_IN_CI = new Set([...PREVIEW_ONLY, "native"]);
+
+/** The operations a variant runs: every one, or for the preview-only variants (of a `ci` run) only a preview. */
+function runsOp(variant, op, ci = false) {
+  return !(ci ? PREVIEW_ONLY_IN_CI : PREVIEW_ONLY).has(variant) || op === "preview";
 }
 
 /** What the command line of a variant's provider process contains (see procmem.js). */
@@ -72,14 +89,14 @@ function yamlProgram(size, pluginDir) {
 }
 
 /**
- * The Pulumi.yaml of a program: a Node.js program, and for the native variant the plugin folder
- * of the installed package under `packages:`, as a user of the plugin writes it.
+ * The Pulumi.yaml of a program: a Node.js program, and for the plugin's variants the plugin
+ * folder of the installed package under `packages:`, as a user of the plugin writes it.
  */
 function projectFile(variant, size, lang, pluginDir) {
   return (
     `name: bench-${variant}-${size}\nmain: index.${lang}\n` +
     `runtime:\n  name: nodejs\n  options:\n    typescript: ${lang === "ts"}\n` +
-    (variant === "native" ? `packages:\n  mdb: ${JSON.stringify(pluginDir)}\n` : "")
+    (PLUGIN_VARIANTS.has(variant) ? `packages:\n  mdb: ${JSON.stringify(pluginDir)}\n` : "")
   );
 }
 
@@ -121,8 +138,11 @@ class Program {
       fs.writeFileSync(path.join(this.dir, "Pulumi.yaml"), yamlProgram(size, pluginDir));
       return;
     }
+    const program = PACKAGE_PROGRAMS[variant];
     const source = fs
-      .readFileSync(path.join(templates, `${variant}.ts`), "utf8")
+      .readFileSync(path.join(templates, program ? "package.ts" : `${variant}.ts`), "utf8")
+      .replace("__MODULE__", program?.module ?? "")
+      .replaceAll("__PREFIX__", program?.prefix ?? "")
       .replace("__UNITS__", String(size / 4))
       .replace("__SHAPES__", JSON.stringify(context.shapes ?? {}));
     if (lang === "ts") {

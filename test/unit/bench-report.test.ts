@@ -13,7 +13,7 @@ const { renderReport, quantile } = require("../../scripts/bench/report") as {
   renderReport(
     results: Record<
       number,
-      { mdb: Result; trivial: Result; shaped?: Result; native?: Result; yaml?: Result }
+      { mdb: Result; trivial: Result; shaped?: Result; native?: Result; classes?: Result; yaml?: Result }
     >,
     meta: object,
   ): string;
@@ -106,9 +106,48 @@ describe("bench report", () => {
       "Native plugin from a Pulumi YAML program, preview: 200 resources: yaml / trivial 0.80 (CPU 0.80), " +
         "yaml / native 0.50; 4 resources: yaml / trivial 0.80 (CPU 0.80), yaml / native 0.71.",
     );
-    expect(report).toContain("26.5 ms through the native plugin, 10.2 ms from a YAML program, 12.8 ms for a");
+    expect(report).toContain(
+      "26.5 ms through the native plugin (generated SDK), 10.2 ms from a YAML program, 12.8 ms for a",
+    );
     // A run without the variant has no such line.
     expect(renderReport({ 4: { mdb: result([1]), trivial: result([1]) } }, meta)).not.toContain("YAML");
+  });
+
+  it("holds each Node.js route to the native plugin to issue 30's goals, and compares each with the dynamic classes", () => {
+    const report = renderReport(
+      {
+        200: {
+          mdb: result([6000], { peaks: [100 * 2 ** 20] }),
+          classes: result([3500], { peaks: [50 * 2 ** 20] }),
+          native: result([8000], { peaks: [60 * 2 ** 20] }),
+          trivial: result([5000], { peaks: [70 * 2 ** 20] }),
+        },
+      },
+      meta,
+    );
+    expect(report).toContain("| 200 | classes | 3.50 (1.75) |");
+    expect(report).toContain(
+      "| native preview (pulumi-managed-db/native), 200 resources / trivial | 0.70 | ≤ 0.8 | yes |",
+    );
+    expect(report).toContain(
+      "| native preview (generated SDK), 200 resources / trivial | 1.60 | ≤ 0.8 | **no** |",
+    );
+    expect(report).toContain(
+      "| native provider peak memory (pulumi-managed-db/native), 200 resources / trivial | 0.71 | ≤ 1 | yes |",
+    );
+    expect(report).toContain(
+      "Native (pulumi-managed-db/native), CPU-time ratios against trivial: preview 200: 0.70",
+    );
+    expect(report).toContain(
+      "Native plugin (pulumi-managed-db/native) against the dynamic classes (classes / mdb): 200 resources: preview 0.58",
+    );
+    expect(report).toContain(
+      "Native plugin (generated SDK) against the dynamic classes (native / mdb): 200 resources: preview 1.33",
+    );
+    // A run without a route has no line of its own for it.
+    expect(renderReport({ 4: { mdb: result([1]), trivial: result([1]) } }, meta)).not.toContain(
+      "classes / mdb",
+    );
   });
 
   it("holds a one-size run to that size's goal, and compares no up scaling within one size", () => {
