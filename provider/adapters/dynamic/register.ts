@@ -16,8 +16,7 @@ import { type ResourceSpec, specOf } from "../../kit/spec";
 import type { ArgsOf } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
 import { dynamicTypeToken } from "../../type-tokens";
-import { applyFollows } from "../../program-links";
-import { type ProgramClass, ProgramResource } from "../../program-resource";
+import { type ProgramClass, ProgramResource, withOutputs } from "../../program-resource";
 import { takeImport, timeoutsInput } from "./options";
 
 /** Arguments of `super(type, name, props, opts)`. */
@@ -47,10 +46,9 @@ export function registration(
     props.name = autoName(pulumi.getProject(), pulumi.getStack(), resourceName);
     props[AUTO_NAMED_INPUT] = true;
   }
-  applyFollows(props, spec.follows);
   props[RESOURCE_NAME_INPUT] = resourceName;
   props[TIMEOUTS_INPUT] = timeoutsInput(rest.customTimeouts);
-  for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
+  withOutputs(spec, props);
   const secrets = spec.secretOutputs;
   return {
     type: dynamicTypeToken(spec.typeName),
@@ -78,7 +76,7 @@ export abstract class SpecResource extends ProgramResource {
     opts: pulumi.CustomResourceOptions | undefined,
   ) {
     const r = registration(spec, name, args, opts);
-    super(spec.kind, r.type, name, r.props, r.opts);
+    super(spec, r.type, name, r.props, r.opts);
   }
 }
 
@@ -87,8 +85,8 @@ export type ResourceClass<F extends FieldTable> = ProgramClass<F>;
 
 /**
  * The class of the resource `def` declares: its args and properties are those of its field
- * table (with the rows' docs); rows marked `fromId` are the Pulumi id itself, known while an
- * update is previewed, so resources that use them do not show a spurious replacement.
+ * table (with the rows' docs); rows marked `fromId` are the Pulumi id itself (`ProgramResource`),
+ * so resources that use them do not show a spurious replacement.
  */
 export function resourceClass<F extends FieldTable, P extends string>(
   def: ResourceDefinition<F, P>,
@@ -97,7 +95,6 @@ export function resourceClass<F extends FieldTable, P extends string>(
   class Resource extends SpecResource {
     constructor(name: string, args: ArgsOf<F>, opts?: pulumi.CustomResourceOptions) {
       super(spec, name, args, opts);
-      for (const field of spec.fromId) (this as unknown as Record<string, unknown>)[field] = this.id;
     }
   }
   Object.defineProperty(Resource, "name", { value: def.typeName });

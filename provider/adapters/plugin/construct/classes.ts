@@ -12,8 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { FieldTable, ResourceDefinition } from "../../../kit/fields/field-table";
 import { specOf } from "../../../kit/spec";
-import { applyFollows } from "../../../program-links";
-import { type ProgramClass, ProgramResource } from "../../../program-resource";
+import { type ProgramClass, ProgramResource, withOutputs } from "../../../program-resource";
 import type { ArgsOf } from "../../../program-types";
 import { dynamicTypeToken, nativeToken } from "../../../type-tokens";
 
@@ -26,16 +25,12 @@ export function nativeClass<F extends FieldTable, P extends string>(
   const alias = { type: dynamicTypeToken(spec.typeName) };
   class NativeResource extends ProgramResource {
     constructor(name: string, args: ArgsOf<F>, opts?: pulumi.CustomResourceOptions) {
-      const props: Record<string, unknown> = { ...args };
-      applyFollows(props, spec.follows);
-      for (const out of spec.registered) if (!(out in props)) props[out] = undefined;
-      super(spec.kind, type, name, props, {
+      super(spec, type, name, withOutputs(spec, { ...args }), {
         ...opts,
         // A stack whose resources the dynamic classes made keeps each as it is.
         aliases: [...(opts?.aliases ?? []), alias],
         additionalSecretOutputs: [...(opts?.additionalSecretOutputs ?? []), ...spec.secretOutputs],
       });
-      for (const field of spec.fromId) (this as unknown as Record<string, unknown>)[field] = this.id;
     }
   }
   Object.defineProperty(NativeResource, "name", { value: spec.typeName });
