@@ -2,9 +2,9 @@
  * Pulumi stores a stack trace on every promise it makes for a resource's properties, which in a
  * TypeScript program is the largest per-resource cost of a preview (see
  * provider/pulumi-contract/debug-stacks.ts). Our classes register without capturing those
- * stacks, and only those: a user's own error thrown from a transformation or an apply keeps its
- * frames, the stack limit comes back whatever happens, and PULUMI_DEBUG_PROMISE_LEAKS keeps every
- * stack.
+ * stacks, in the constructor and in what the registration runs after it returns, and only those:
+ * a user's own error thrown from a transformation, a transform or an apply keeps its frames, the
+ * stack limit comes back whatever happens, and PULUMI_DEBUG_PROMISE_LEAKS keeps every stack.
  */
 import type * as pulumi from "@pulumi/pulumi";
 
@@ -23,6 +23,36 @@ function formattedDuring<T>(build: () => T): { tops: string[]; result: T } {
   } finally {
     Error.prepareStackTrace = previous;
   }
+}
+
+/**
+ * With a stack formatter installed (as Pulumi installs source-map support in a TypeScript
+ * program), what it was asked to format from `build`'s start until the promise it returns
+ * settles, after the constructor returned (`returned()` says when): the top function of each
+ * stack, "(no frames)" for one formatted without frames.
+ */
+async function formattedAfterReturn(build: (returned: () => void) => Promise<void>): Promise<string[]> {
+  const tops: string[] = [];
+  let counting = false;
+  const previous = Error.prepareStackTrace;
+  Error.prepareStackTrace = (error, callSites) => {
+    if (counting) tops.push(callSites[0]?.getFunctionName() ?? "(no frames)");
+    return previous
+      ? previous(error, callSites)
+      : [`${error}`, ...callSites.map((site) => `    at ${site}`)].join("\n");
+  };
+  try {
+    await build(() => (counting = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    return tops;
+  } finally {
+    Error.prepareStackTrace = previous;
+  }
+}
+
+/** Resolves when the engine (the mocks) has answered `resource`'s registration. */
+function registered(resource: pulumi.CustomResource): Promise<unknown> {
+  return new Promise((resolve) => resource.id.apply(resolve));
 }
 
 describe("promise debug stacks while resources register", () => {
@@ -108,6 +138,76 @@ describe("promise debug stacks while resources register", () => {
       expect(pulumiModule.CustomResource.isInstance(result)).toBe(true);
     },
   );
+
+  it("after the constructor returns, a plain CustomResource's registration formats more debug stacks", async () => {
+    const tops = await formattedAfterReturn(async (returned) => {
+      const plain = new (class Thing extends pulumiModule.CustomResource {})(
+        "test:index:Thing",
+        "plain-later",
+        {
+          a: 1,
+          b: 2,
+        },
+      );
+      returned();
+      await registered(plain);
+    });
+    expect(tops.filter((t) => t === "debuggablePromise").length).toBeGreaterThan(0);
+  });
+
+  it.each(["main", "native"] as const)(
+    "after the constructor returns, the registration of a Service (%s entry) formats none, only their message",
+    async (entry) => {
+      const Service = (
+        require(entry === "main" ? "../../provider/index" : "../../provider/native") as Classes
+      ).Service;
+      const tops = await formattedAfterReturn(async (returned) => {
+        const db = new Service(`later-${entry}`, {
+          name: "db",
+          serviceType: "POSTGRES",
+          regionCode: "r",
+          cpuMillis: 1000,
+          memoryGbs: 4,
+        });
+        returned();
+        await registered(db);
+      });
+      expect(tops).not.toContain("debuggablePromise");
+      expect(tops).toContain("(no frames)");
+    },
+  );
+
+  it("under the mark a registration leaves, a stack that is not Pulumi's debug promise's keeps its frames (a user's transform runs there)", async () => {
+    const { skipDebugStacks, watchRegistration } =
+      require("../../provider/pulumi-contract/debug-stacks") as typeof import("../../provider/pulumi-contract/debug-stacks");
+    class Registering {}
+    watchRegistration(Registering.prototype);
+    const made: Record<string, string | undefined> = {};
+    function usersTransform(): void {
+      made.user = new Error("seen by the user's transform").stack;
+    }
+    function debuggablePromise(): void {
+      made.debug = new Error("a debug promise's").stack;
+    }
+    let later: Promise<void> = Promise.resolve();
+    const tops = await formattedAfterReturn(async (returned) => {
+      const restore = skipDebugStacks();
+      try {
+        (new Registering() as { __name?: string }).__name = "registering"; // as Pulumi's constructor does
+        later = Promise.resolve().then(() => {
+          usersTransform();
+          debuggablePromise();
+        });
+      } finally {
+        restore();
+      }
+      returned();
+      await later;
+    });
+    expect(made.user).toMatch(/at usersTransform .*debug-stacks\.test/);
+    expect(made.debug).not.toMatch(/\n\s+at /);
+    expect(tops).toEqual(["usersTransform", "(no frames)"]);
+  });
 
   it("a user's own error thrown from a transformation keeps its frames", () => {
     function usersTransformation(): never {

@@ -107,6 +107,39 @@ describe("debug-stacks.ts: Pulumi formats a stack for each property promise, in 
   });
 });
 
+describe("debug-stacks.ts: the registration goes on in continuations that carry the constructor's async context", () => {
+  it("the property promises Pulumi makes after the constructor returns are made under a store entered at __name", async () => {
+    const { AsyncLocalStorage } = require("node:async_hooks") as typeof import("node:async_hooks");
+    const mark = new AsyncLocalStorage<boolean>();
+    class Marked extends pulumiModule.CustomResource {}
+    Object.defineProperty(Marked.prototype, "__name", {
+      configurable: true,
+      set(this: object, value: unknown) {
+        mark.enterWith(true);
+        Object.defineProperty(this, "__name", { value, writable: true, configurable: true });
+      },
+    });
+    let returned = false;
+    const later: Array<boolean | undefined> = [];
+    const previous = Error.prepareStackTrace;
+    Error.prepareStackTrace = (error, frames) => {
+      if (returned && frames[0]?.getFunctionName() === "debuggablePromise") later.push(mark.getStore());
+      return previous ? previous(error, frames) : `${error}`;
+    };
+    try {
+      const marked = new Marked("test:index:Thing", "marked", { a: 1, b: "two" });
+      mark.enterWith(undefined as unknown as boolean);
+      returned = true;
+      await new Promise((resolve) => marked.urn.apply(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      Error.prepareStackTrace = previous;
+    }
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.every((store) => store === true)).toBe(true);
+  });
+});
+
 describe("sentinels.ts: the wire's words for unknowns, secrets, resources and outputs", () => {
   it("are the installed SDK's constants", () => {
     const rpc = require("@pulumi/pulumi/runtime/rpc") as Record<string, string>;
