@@ -657,19 +657,40 @@ export class Walk {
    * Starts over after a cell that did not converge: the emulator emptied, the stack removed and
    * made again, the program as it was before the step brought up without faults.
    */
-  async rebuild(spec: Spec): Promise<void> {
+  async rebuild(spec: Spec, problems: string[] = []): Promise<void> {
+    const failed = (what: string) =>
+      new Error(
+        `could not rebuild the matrix stack after a cell with problems:\n${problems.join("\n")}\n${what}`,
+      );
     await this.emulator.setFaults({});
     await this.run(["cancel", "--yes"]);
     await this.emulator.reset();
-    await this.run(["stack", "rm", "--yes", "--force", "matrix"]);
-    await this.ws.stack("matrix");
+    const removed = await this.run(["stack", "rm", "--yes", "--force", "matrix"]);
+    // A checkpoint the CLI cannot read (a killed run can leave it empty) makes `stack rm` fail
+    // too; the emulator is empty now, so the stack's files go by hand.
+    if (removed.code !== 0) this.removeStackFiles();
+    try {
+      await this.ws.stack("matrix");
+    } catch (error) {
+      throw failed(`\`pulumi stack rm\` said: ${errorLines(removed.output).join(" | ")}\n${String(error)}`);
+    }
     this.spec = spec;
     this.writeSpec();
     const { code, output } = await this.run(["up", "--yes", "--skip-preview"]);
-    if (code !== 0) throw new Error(`could not rebuild the matrix stack:\n${output}`);
+    if (code !== 0) throw failed(output);
     this.alive.clear();
     this.retired.clear();
     await this.remember();
+  }
+
+  /** The file backend's files of the stack `matrix`: its checkpoint, backups and locks. */
+  private removeStackFiles(): void {
+    const backend = path.join(this.ws.dir, ".state", ".pulumi");
+    const folders = ["stacks", "locks", "locks/organization", "history", "backups"];
+    for (const dir of folders.map((d) => path.join(backend, d, "mdb-fault-matrix")))
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : [])
+        if (entry === "matrix" || entry.startsWith("matrix."))
+          fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
   }
 
   /** Without faults, brings the program to `spec` (the steps before a cell, in the cover). */
@@ -752,7 +773,7 @@ export class Walk {
       const plan = await this.run(["preview", "--diff"]);
       problems.push(`next preview: ${planLines(plan.output).join(" | ") || "(no changes)"}`);
     }
-    if (problems.length) await this.rebuild(this.spec);
+    if (problems.length) await this.rebuild(this.spec, problems);
     else await this.remember();
     return {
       step,
