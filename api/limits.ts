@@ -54,3 +54,15 @@ export function describeRange(range: WholeRange): string {
   const span = range.max === undefined ? `at least ${range.min}` : `from ${range.min} to ${range.max}`;
   return range.step === undefined ? `a whole number ${span}` : `a multiple of ${range.step} ${span}`;
 }
+
+/**
+ * `cpu_millis` and `memory_gbs` in the record of a shared-resource service (one created or forked
+ * with `"shared"` sizes): 0, no dedicated allocation. An integer, as the vendor types these fields,
+ * so that clients parsing integers read the record (docs/api.md#shared-resources).
+ */
+export const SHARED_SIZE = 0;
+
+/** True when a service's compute spec is that of a shared-resource service (both sizes 0). */
+export function isSharedSpec(spec: { cpu_millis: number; memory_gbs: number }): boolean {
+  return spec.cpu_millis === SHARED_SIZE && spec.memory_gbs === SHARED_SIZE;
+}

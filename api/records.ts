@@ -63,18 +63,6 @@ export const EMULATOR_EXTENSIONS = {
 
 const int = z.number().int();
 
-/**
- * `cpu_millis` and `memory_gbs` in the record of a shared-resource service (one created or forked
- * with `"shared"` sizes): 0, no dedicated allocation. An integer, as the vendor types these fields,
- * so that clients parsing integers read the record (docs/api.md#shared-resources).
- */
-export const SHARED_SIZE = 0;
-
-/** True when a service's compute spec is that of a shared-resource service (both sizes 0). */
-export function isSharedSpec(spec: { cpu_millis: number; memory_gbs: number }): boolean {
-  return spec.cpu_millis === SHARED_SIZE && spec.memory_gbs === SHARED_SIZE;
-}
-
 /** A VPC endpoint as records carry it. */
 type VpcEndpointValue = { host?: string; port?: number; vpc_id?: string } & Record<string, unknown>;
 

@@ -20,7 +20,7 @@ import {
   type WholeRange,
   describeRange,
   inRange,
-} from "../../client/schemas";
+} from "../../client/constants";
 
 /** A string with something in it besides spaces (trimmed). */
 export const nonEmpty = z.string().trim().min(1, "must not be empty");

@@ -9,11 +9,11 @@ import {
   CPU_MILLIS,
   MEMORY_GBS,
   SHARED,
-  type Service as ServiceRecord,
   canonicalServiceType,
   isSharedSpec,
   sameServiceType,
-} from "../../client/schemas";
+} from "../../client/constants";
+import type { Service as ServiceRecord } from "../../client/schemas";
 import { isPausedRecord, vpcEndpointOf, vpcIdOf } from "../../client/readings";
 import { pgEnvShape } from "../../kit/fields/connection";
 import { type InputsOf, type OutputsOf, type ResourceDefinition, rowsOf } from "../../kit/fields/field-table";

@@ -9,7 +9,8 @@
  * instead, and the progress line says so. Refusing would stop a delete (a `destroy` half-way,
  * its dependents already gone) for a name, and making a duplicate breaks every lookup by name.
  */
-import { NAME_LENGTH, type Service as ServiceRecord } from "../../client/schemas";
+import { NAME_LENGTH } from "../../client/constants";
+import type { Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
 import type { OpContext, Props } from "../../kit/spec";
 import type { FinalForkOptions } from "./fields";

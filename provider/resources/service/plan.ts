@@ -5,7 +5,8 @@
  */
 import { isUnknownRoute } from "../../client/errors";
 import { SERVICE_ON_THE_WAY, vpcIdOf } from "../../client/readings";
-import { SHARED, type Service as ServiceRecord } from "../../client/schemas";
+import { SHARED } from "../../client/constants";
+import type { Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/lifecycle/steps";
 import { judgeStatus } from "../../kit/lifecycle/statuses";

@@ -6,11 +6,11 @@
 import { isPausedRecord } from "../../client/readings";
 import {
   ADDONS_OF_TYPE,
-  type Service as ServiceRecord,
   type ServiceType,
   canonicalServiceType,
   sameServiceType,
-} from "../../client/schemas";
+} from "../../client/constants";
+import type { Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
 import type { PlannedCall } from "../../kit/preview/lines";
 import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";

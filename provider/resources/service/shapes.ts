@@ -4,7 +4,7 @@
  * schema (`mdb:index:<name>`); its fields' doc comments are their documentation.
  */
 import { z } from "zod";
-import { FORK_STRATEGIES, RECORD_SERVICE_TYPES } from "../../client/schemas";
+import { FORK_STRATEGIES, RECORD_SERVICE_TYPES } from "../../client/constants";
 import {
   cpuMillisField,
   dateTimeWithZone,
