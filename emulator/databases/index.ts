@@ -2,9 +2,13 @@
  * `--databases`: real PostgreSQL servers behind the emulated services. Starting it finds the
  * optional server package (or says the command that installs it), makes sure the template exists,
  * and prepares the directory the servers live in: beside the state file (`<state>.databases/`),
- * so they survive an emulator restart, else a temporary one removed on close.
+ * so they survive an emulator restart, else a temporary one removed on close. As root, when the
+ * `postgres` user the servers run as cannot pass through the state file's folder (a checkout
+ * under `/root`), they live in a folder of their own instead, named after the state file
+ * ({@link reachableStand}), which every restart on that state file finds again.
  */
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DatabasesUnavailable, loadEngine, othersCanReach } from "./engine";
@@ -46,11 +50,19 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
   const engine = loadEngine();
   const log = options.log ?? ((line: string) => process.stderr.write(`[databases] ${line}\n`));
   const temporary = !options.dir && !options.stateFile;
-  const root = options.dir
+  let root = options.dir
     ? path.resolve(options.dir)
     : options.stateFile
       ? path.resolve(options.stateFile).replace(/(\.json)?$/, ".databases")
       : mkdtempSync(path.join(tmpdir(), "mdb-emulator-databases-"));
+  if (engine.runAs && options.stateFile && !options.dir && !othersCanReach(path.dirname(root))) {
+    const beside = root;
+    root = reachableStand(beside);
+    log(
+      `the postgres user the servers run as cannot pass through ${path.dirname(beside)}: ` +
+        `they live in ${root} instead, found again by every start on this state file`,
+    );
+  }
   mkdirSync(root, { recursive: true });
   if (engine.runAs) {
     chmodSync(root, 0o711); // the servers' user passes through to its own folders
@@ -85,12 +97,27 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
   };
 }
 
+/**
+ * Where the servers of a state file live when `postgres` cannot reach the folder beside it
+ * (`beside`, `<state>.databases`): `mdb-emulator-databases/<hash of beside>` in `/var/tmp`, which
+ * a reboot keeps (as the state file is kept), else in the temp folder. The parent is made mode
+ * 711 so that `postgres` passes through without listing it.
+ */
+export function reachableStand(beside: string): string {
+  const base = existsSync("/var/tmp") && othersCanReach("/var/tmp") ? "/var/tmp" : tmpdir();
+  const parent = path.join(base, "mdb-emulator-databases");
+  mkdirSync(parent, { recursive: true });
+  chmodSync(parent, 0o711);
+  const key = createHash("sha256").update(beside).digest("hex").slice(0, 16);
+  return path.join(parent, key);
+}
+
 /** As root, the servers run as `postgres`: every folder above theirs must let others through. */
 function checkReachable(root: string): void {
   if (!othersCanReach(root)) {
     throw new DatabasesUnavailable(
       `--databases: the postgres user the servers run as cannot reach ${root}; ` +
-        "use a --state-file in a folder others may pass through (mode o+x all the way up), or run the emulator as a user other than root",
+        "give a folder others may pass through (mode o+x all the way up), or run the emulator as a user other than root",
     );
   }
   accessSync(root, constants.W_OK);

@@ -505,3 +505,33 @@ describe.each(["copying", "started"])("a read replica set's create, killed at %s
     await stops(cli);
   });
 });
+
+describe("a state file in a private folder (mode 700, as a checkout under /root)", () => {
+  test("the emulator starts, and a service killed with it comes back whole with its own password", async () => {
+    chmodSync(dir, 0o700);
+    const first = await emulator();
+    const db = await service(first, "private", [1, 2]);
+    const asRoot = process.getuid?.() === 0;
+    // As root, postgres cannot pass through dir: the servers live where it can, named after the state file.
+    const stand = asRoot
+      ? /they live in (\S+) instead/.exec(first.stderr)?.[1]
+      : path.join(dir, "state.databases");
+    expect(stand).toBeDefined();
+    expect(postgresUnder(stand!).length).toBeGreaterThan(0);
+    await first.stop("SIGKILL");
+
+    const again = await emulator();
+    expect(again.stderr.includes(`they live in ${stand} instead`)).toBe(asRoot);
+    let why: string | undefined = "not checked";
+    await until(
+      async () =>
+        (why = await check(again, { name: "private", status: "READY", password: db.password, rows: [1, 2] })),
+      (reason) => reason === undefined,
+      CONVERGE_MS,
+    ).catch(() => undefined);
+    expect(why).toBeUndefined();
+    expect(await again.stop("SIGTERM")).toBe(0);
+    expect(postgresUnder(stand!)).toEqual([]);
+    if (asRoot) rmSync(stand!, { recursive: true, force: true });
+  });
+});
