@@ -148,8 +148,14 @@ describe("unknowns during preview", () => {
     expect((await emu.requests()).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
-  it("a previewed Update keeps the ids known (dependents see no change) and the new inputs", async () => {
-    const olds = { ...DB, name: "db-x", serviceId: "svc1", endpoint: { host: "h", port: 5432 } };
+  it("a previewed Update keeps the ids and the initial password known (dependents see no change) and the new inputs", async () => {
+    const olds = {
+      ...DB,
+      name: "db-x",
+      serviceId: "svc1",
+      endpoint: { host: "h", port: 5432 },
+      initialPassword: secret(PASSWORD),
+    };
     const outs = await plugin.update(
       SERVICE,
       "db",
@@ -159,6 +165,8 @@ describe("unknowns during preview", () => {
       { preview: true },
     );
     expect(outs).toMatchObject({ serviceId: "svc1", cpuMillis: 2000, endpoint: UNKNOWN });
+    // A replica set whose password follows the service's initial one (none set) stays unchanged.
+    expect(outs.initialPassword).toEqual(secret(PASSWORD));
   });
 });
 

@@ -272,8 +272,12 @@ export const SERVICE_FIELDS = {
   readReplicaSets: output(z.array(replicaSetRefShape), {
     read: (r) => (r.read_replica_sets ?? []).map((x) => ({ id: x.id, name: x.name })),
   }),
-  /** Password the service was created with (secret); only known for services this stack created. */
-  initialPassword: output(z.string().optional(), { secret: true }),
+  /**
+   * Password the service was created with (secret); only known for services this stack created.
+   * Never changes after the create, so a preview of an update keeps it known (a replica set that
+   * follows it shows no change).
+   */
+  initialPassword: output(z.string().optional(), { secret: true, stable: true }),
   /**
    * `postgres://USER:PASSWORD@HOST:PORT/DB?sslmode=require` to the service (secret), with the
    * current password: `password` when set, else the initial one. Undefined for a service
