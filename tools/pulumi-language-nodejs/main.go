@@ -10,9 +10,10 @@
 // It implements what running those needs (Run, RunPlugin, InstallDependencies, GetPluginInfo) and
 // reports no required plugins. For local packages (`pulumi package add`, `pulumi package gen-sdk
 // --language nodejs`, `pulumi install` of a project's `packages:`) it generates SDKs with Pulumi's
-// own Node.js generator and links them into package.json (GeneratePackage, Link: sdk.go). Program
-// generation (`pulumi convert`), Pack, `pulumi about` details and the like are left unimplemented,
-// which the CLI tolerates.
+// own Node.js generator and links them into package.json (GeneratePackage, Link: sdk.go), and it
+// writes TypeScript programs from PCL with Pulumi's own program generator (GenerateProgram,
+// program.go: the code `pulumi import` generates). Pack, `pulumi about` details and the like are
+// left unimplemented, which the CLI tolerates.
 package main
 
 import (
