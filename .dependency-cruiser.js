@@ -114,6 +114,7 @@ module.exports = {
           "^provider/resources/",
           "^provider/index\\.ts$",
           "^provider/native\\.ts$",
+          "^provider/enums\\.ts$",
           "^provider/functions/",
           "^provider/components/",
         ],

@@ -6,7 +6,8 @@
  * (`mdb:index:ProductionDatabase`), the production bundle. Functions, each also in an Output form
  * (`getServiceOutput`, ...) taking Inputs: `getAuthInfo`, `getProjects`, `getService` (by id or name),
  * `listServices`, `getVpc` (by id or name), `listVpcs`, `listReadReplicaSets`,
- * `getVpcPeering`, `listVpcPeerings`, `identify`, `track`.
+ * `getVpcPeering`, `listVpcPeerings`, `identify`, `track`. Enumerations of the inputs, as a
+ * generated SDK has them: `Environment`, `ServiceType`, `ForkStrategy`.
  * Configuration: stack config `mdb:apiUrl`, `mdb:publicKey`, `mdb:secretKey` (secret),
  * `mdb:projectId`, or the environment variables `MDB_API_URL`, `MDB_PUBLIC_KEY`,
  * `MDB_SECRET_KEY`, `MDB_PROJECT_ID`.
@@ -28,6 +29,7 @@ export type { VpcArgs } from "./resources/vpc";
 export { VpcPeering } from "./resources/vpc-peering";
 export type { VpcPeeringArgs } from "./resources/vpc-peering";
 export { ProductionDatabase } from "./components/production-database";
+export { Environment, ForkStrategy, ServiceType } from "./enums";
 export type { ProductionDatabaseArgs, ProductionDatabasePeeringArgs } from "./components/production-database";
 export {
   getAuthInfo,

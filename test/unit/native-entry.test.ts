@@ -5,6 +5,8 @@
  * entry's own.
  */
 import * as pulumi from "@pulumi/pulumi";
+import * as fs from "fs";
+import * as path from "path";
 import * as main from "../../provider";
 import { AUTO_NAMED_INPUT, DYNAMIC_FACE_INPUTS } from "../../provider/kit/hidden";
 import * as native from "../../provider/native";
@@ -27,6 +29,34 @@ it("exports every name the main entry exports, and only the classes differ", () 
     if (SWAPPED.includes(name)) expect(native[name]).not.toBe(main[name]);
     else expect(native[name]).toBe(main[name]);
   }
+});
+
+it("exports the schema's enumerations as a generated SDK has them (the code pulumi import writes runs here)", async () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "../../plugin/schema.json"), "utf8")) as {
+    types: Record<string, { enum?: { value: string }[] }>;
+  };
+  const enums = Object.entries(schema.types).filter(([, type]) => type.enum);
+  expect(enums.length).toBeGreaterThan(0);
+  for (const [token, type] of enums) {
+    const name = token.replace("mdb:index:", "") as keyof typeof native;
+    expect([name, native[name]]).toEqual([
+      name,
+      Object.fromEntries(type.enum!.map((m) => [m.value, m.value])),
+    ]);
+  }
+  // As `pulumi import` writes a service's args for @pulumi/mdb.
+  new native.Service("imported", {
+    serviceType: native.ServiceType.POSTGRES,
+    environment: native.Environment.DEV,
+    regionCode: "us-east-1",
+    cpuMillis: "shared",
+    memoryGbs: "shared",
+  });
+  await settle();
+  expect(registered.find((r) => r.name === "imported")?.inputs).toMatchObject({
+    serviceType: "POSTGRES",
+    environment: "DEV",
+  });
 });
 
 it("each class registers its native type with the program's args and no hidden input", async () => {
