@@ -95,7 +95,9 @@ async function measure(options, programs, emulator) {
     results[size] = Object.fromEntries(VARIANTS.map((variant) => [variant, emptyResult()]));
   for (let rep = 1; rep <= options.reps; rep++) {
     for (const size of options.sizes) {
-      const stack = `r${rep}`;
+      // Per size too: the resources' names carry it, and a run without destroy (--ops preview,up,noop)
+      // leaves one size's records in the emulator while the next size creates its own.
+      const stack = `s${size}-r${rep}`;
       for (const variant of VARIANTS) {
         results[size][variant].rep = {};
         await programs[size][variant].pulumi(["stack", "select", "--create", stack]);
