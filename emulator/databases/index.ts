@@ -103,7 +103,7 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
  * a reboot keeps (as the state file is kept), else in the temp folder. The parent is made mode
  * 711 so that `postgres` passes through without listing it.
  */
-export function reachableStand(beside: string): string {
+function reachableStand(beside: string): string {
   const base = existsSync("/var/tmp") && othersCanReach("/var/tmp") ? "/var/tmp" : tmpdir();
   const parent = path.join(base, "mdb-emulator-databases");
   mkdirSync(parent, { recursive: true });
