@@ -250,6 +250,28 @@ describe("Invoke runs the package's functions with the plugin's settings", () =>
     });
   });
 
+  it('a size in a result is a number, "shared" 0, as the schema says (Python checks each field\'s type)', async () => {
+    const create = (name: string, size: Record<string, unknown>) =>
+      emu.api("POST", `${emu.projectPath}/services`, { name, region_code: "us-east-1", ...size });
+    await create("small", { cpu_millis: "shared", memory_gbs: "shared" });
+    await create("sized", { cpu_millis: 1000, memory_gbs: 4 });
+    expect(await invoke("mdb:index:getService", { name: "small" })).toMatchObject({
+      cpuMillis: 0,
+      memoryGbs: 0,
+    });
+    expect(await invoke("mdb:index:getService", { name: "sized" })).toMatchObject({
+      cpuMillis: 1000,
+      memoryGbs: 4,
+    });
+    const { services } = (await invoke("mdb:index:listServices", {})) as {
+      services: Record<string, unknown>[];
+    };
+    expect(services.map(({ name, cpuMillis, memoryGbs }) => [name, cpuMillis, memoryGbs]).sort()).toEqual([
+      ["sized", 1000, 4],
+      ["small", 0, 0],
+    ]);
+  });
+
   it("a function's own error is the call's", async () => {
     const error = await failure(invoke("mdb:index:getVpc", { name: "nothing-of-that-name" }));
     expect(error.message).toMatch(/nothing-of-that-name/);

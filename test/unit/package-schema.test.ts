@@ -198,6 +198,31 @@ describe("functions", () => {
   });
 });
 
+describe("function results Pulumi's Python SDK can read", () => {
+  // Its generator checks each field of a function's result with isinstance, and checks a union
+  // against dict: a field that is a number or a word fails for every value.
+  const primitive = (spec: object) => "type" in spec && spec.type !== "object" && spec.type !== "array";
+  const results = Object.entries(schema.functions).flatMap(([tok, fn]) =>
+    Object.entries(fn.outputs.properties ?? {}).map(([key, spec]) => [`${tok} ${key}`, spec] as const),
+  );
+
+  it.each(results)("%s is no union of plain values", (_where, spec) => {
+    const options = "oneOf" in spec ? (spec.oneOf as object[]) : [];
+    expect(options.length > 0 && options.every(primitive)).toBe(false);
+  });
+
+  it('a size is a whole number, where "shared" reads 0, also in a list\'s items', () => {
+    const outputs = schema.functions[token("getService")].outputs.properties ?? {};
+    const item = schema.types[token("ServiceResult")];
+    if (!("properties" in item)) throw new Error("ServiceResult is not an object type");
+    for (const size of [outputs.cpuMillis, outputs.memoryGbs, item.properties?.cpuMillis])
+      expect(size).toMatchObject({
+        type: "integer",
+        description: expect.stringContaining('`"shared"` reads `0`'),
+      });
+  });
+});
+
 describe("the component", () => {
   const spec = schema.resources[token(PRODUCTION_DATABASE.name)];
 

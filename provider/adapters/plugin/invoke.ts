@@ -2,10 +2,12 @@
  * Invoke: the functions of `provider/functions` (`getService`, `listVpcs`, ...) as the plugin's
  * functions `mdb:index:<name>`, each the same code a Node.js program calls, reading the API
  * through the plugin's runtime (the settings the engine configured). A list comes back as an
- * object, under the name `functions/results.ts` gives it. Arguments the engine handed over as
+ * object, under the name `functions/results.ts` gives it, and a size's `"shared"` reads 0, as the
+ * package schema says (`schema/number-forms.ts`). Arguments the engine handed over as
  * secrets make the whole result secret.
  */
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { FUNCTIONS as DECLARATIONS } from "../../functions/declarations";
 import * as functions from "../../functions/invokes";
 import { LIST_RESULTS } from "../../functions/results";
 import { useFunctionsSession } from "../../functions/session";
@@ -14,6 +16,7 @@ import type { Props } from "../../kit/spec";
 import { protocol } from "../../pulumi-contract/grpc-protocol";
 import type { PluginContext } from "./context";
 import { PACKAGE, tokenOf } from "./kinds";
+import { inNumberForm } from "./schema/number-forms";
 import { received, toStruct } from "./values";
 
 /** A function of the package, as the plugin calls it. */
@@ -54,7 +57,8 @@ export function invokeRpcs(ctx: PluginContext) {
       const args = received(request.getArgs());
       // One plugin per process: its runtime is the functions' (set with each call, for tests running several).
       useFunctionsSession(() => ctx.runtime.session());
-      const result = resultObject(fn.name, await fn.call(args.props));
+      const declared = DECLARATIONS[fn.name as keyof typeof DECLARATIONS].result;
+      const result = resultObject(fn.name, inNumberForm(declared, await fn.call(args.props)));
       const secret = args.secrets.size > 0 ? Object.keys(result) : [];
       return new pb.InvokeResponse().setReturn(toStruct(result, secret));
     },

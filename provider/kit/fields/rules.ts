@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { NUMBER_NOT_TEXT, isNumeral } from "../messages/input-errors";
-import { integer, named } from "./type-facts";
+import { integer, named, standsAs } from "./type-facts";
 import {
   CPU_MILLIS,
   ENVIRONMENTS,
@@ -49,8 +49,12 @@ export const cpuMillisField = wholeIn(CPU_MILLIS);
 /** Memory in GiB: a whole number from 1 to 1024 ({@link MEMORY_GBS}). */
 export const memoryGbsField = wholeIn(MEMORY_GBS);
 
-/** `"shared"`: shared CPU and memory instead of a dedicated allocation. */
-export const sharedLiteral = named("Shared", z.literal(SHARED));
+/**
+ * `"shared"`: shared CPU and memory instead of a dedicated allocation. Where a field must have
+ * one type (the plugin's function results) it reads 0, as the API reports both sizes of such a
+ * service.
+ */
+export const sharedLiteral = standsAs(0, named("Shared", z.literal(SHARED)));
 
 /**
  * A service's size: a whole number within `range`, or `"shared"` for shared CPU and memory

@@ -20,6 +20,12 @@ export interface TypeFacts {
   integer?: true;
   /** Given as it is, never as an Output: it decides what the program declares. */
   plain?: true;
+  /**
+   * Of a word that stands beside a number in a union (a size's `"shared"`): the number it reads
+   * as where a field must have one type, a function's result in the package schema (Pulumi's
+   * Python SDK checks each field of a result with `isinstance`, and a union fails every value).
+   */
+  standsAs?: number;
 }
 
 /** The facts of every marked type. */
@@ -56,6 +62,11 @@ export function integer<Z extends z.ZodType>(type: Z): Z {
 /** `type`, given plainly by a program: its args type does not take an Output for it. */
 export function plain<Z extends z.ZodType>(type: Z): Z & PlainMark {
   return marked(type, { plain: true }) as Z & PlainMark;
+}
+
+/** `word`, read as `value` where a field must have one type (see {@link TypeFacts.standsAs}). */
+export function standsAs<Z extends z.ZodType>(value: number, word: Z): Z {
+  return marked(word, { standsAs: value });
 }
 
 /** The facts of `type` itself (not of what it wraps). */

@@ -9,18 +9,14 @@ import type { FunctionDeclaration } from "../../../functions/declarations";
 import { type DocSource, SUBJECTS, described } from "./docs";
 import type { FunctionSpec, ObjectTypeSpec, PropertySpec } from "./spec";
 import { tokenOf as token } from "../kinds";
-import { type TypeCatalog, unwrap } from "./zod-types";
-
-/** The kind and parts of a zod type's definition. */
-function defOf(type: z.ZodType): { type: string; options?: z.ZodType[]; element?: z.ZodType } {
-  return (type as unknown as { _zod: { def: { type: string } } })._zod.def;
-}
+import { defOf, unwrap } from "./unwrap";
+import type { TypeCatalog } from "./zod-types";
 
 /** The object members of `type`: itself, or each member of a union. */
 function members(type: z.ZodType): Record<string, z.ZodType>[] {
   const { core } = unwrap(type);
   const def = defOf(core);
-  if (def.type === "union") return (def.options ?? []).flatMap(members);
+  if (def.type === "union") return ((def.options as z.ZodType[] | undefined) ?? []).flatMap(members);
   if (def.type === "object") return [(core as unknown as { shape: Record<string, z.ZodType> }).shape];
   throw new Error(`a function's arguments must be an object or a union of objects, not ${def.type}`);
 }
@@ -53,7 +49,7 @@ function outputsOf(declaration: FunctionDeclaration, subject: string, catalog: T
     return {
       properties: {
         [declaration.listKey]: {
-          ...catalog.typeOf(core, { subject, path: [] }),
+          ...catalog.typeOf(core, { subject, path: [], result: true }),
           ...described(docs.declaration(unwrap(items).core)),
         },
       },
@@ -63,6 +59,7 @@ function outputsOf(declaration: FunctionDeclaration, subject: string, catalog: T
   return catalog.objectOf((core as unknown as { shape: Record<string, z.ZodType> }).shape, {
     subject,
     path: [],
+    result: true,
   });
 }
 

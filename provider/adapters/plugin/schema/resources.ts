@@ -7,7 +7,8 @@
 import type { AnyInputRow, FieldTable, ResourceDefinition, Row } from "../../../kit/fields/field-table";
 import { type DocSource, SUBJECTS, described } from "./docs";
 import type { PropertySpec, ResourceSpec } from "./spec";
-import { type TypeCatalog, unwrap } from "./zod-types";
+import { unwrap } from "./unwrap";
+import type { TypeCatalog } from "./zod-types";
 
 /** True when a change of `row` replaces the resource. */
 export function replacesOnChange(row: AnyInputRow): boolean {

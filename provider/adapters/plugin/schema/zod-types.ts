@@ -5,52 +5,11 @@
  * What wraps a type says whether it may be absent, its default, and whether it is secret or plain.
  */
 import type { z } from "zod";
-import { type TypeFacts, typeFactsOf } from "../../../kit/fields/type-facts";
 import { tokenOf as token } from "../kinds";
 import { type DocSource, described } from "./docs";
+import { wordsAsNumbers } from "./number-forms";
 import type { ComplexTypeSpec, PropertySpec, TypeSpec } from "./spec";
-
-/** A type with what its wrappers say. */
-export interface Unwrapped {
-  /** The type inside the wrappers. */
-  core: z.ZodType;
-  /** A program may leave it out. */
-  omittable: boolean;
-  /** It may be absent from an output. */
-  absent: boolean;
-  /** The value an absent input means. */
-  fallback?: unknown;
-  /** The facts of every layer, outermost last. */
-  facts: TypeFacts;
-}
-
-/** The zod definition of `type`: its kind and parts. */
-function defOf(type: z.ZodType): Record<string, unknown> & { type: string } {
-  return (type as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
-}
-
-/** `type` without its optional, default, nullable and readonly wrappers, and what they said. */
-export function unwrap(type: z.ZodType): Unwrapped {
-  const zod = (type as unknown as { _zod: { optin?: string; optout?: string } })._zod;
-  const found: Unwrapped = {
-    core: type,
-    omittable: zod.optin !== undefined,
-    absent: zod.optout === "optional",
-    facts: {},
-  };
-  for (let t = type; ;) {
-    found.facts = { ...typeFactsOf(t), ...found.facts };
-    const def = defOf(t);
-    if (def.type === "default" || def.type === "prefault") found.fallback ??= def.defaultValue;
-    if (
-      ["optional", "nullable", "default", "prefault", "readonly", "nonoptional", "catch"].includes(def.type)
-    )
-      t = def.innerType as z.ZodType;
-    else if (def.type === "pipe") t = def.in as z.ZodType;
-    else if (def.type === "lazy") t = (def.getter as () => z.ZodType)();
-    else return { ...found, core: t };
-  }
-}
+import { defOf, unwrap } from "./unwrap";
 
 /** True for a number type whose checks say it is whole. */
 function isWhole(def: Record<string, unknown>): boolean {
@@ -69,6 +28,8 @@ export interface Place {
   subject: string;
   /** Property names from the subject's root. */
   path: readonly string[];
+  /** Within a function's result: a number-or-words union is its number (`./number-forms.ts`). */
+  result?: boolean;
 }
 
 /** The named types met so far, and how to describe a zod type with them. */
@@ -116,6 +77,7 @@ export class TypeCatalog {
           throw new Error(`${where}: a nested object needs a name for the schema: named("...", ...)`);
         return this.objectRef(facts.name, core, place);
       case "union": {
+        if (place.result && wordsAsNumbers(core)) return { type: "integer" };
         const options = def.options as z.ZodType[];
         // Go's generator reads a oneOf that holds an enum as a "relaxed enum", a value of the
         // enum's element type: beside a member of another type (a size that is a whole number or
@@ -140,13 +102,22 @@ export class TypeCatalog {
     const spec = this.typeOf(type, place);
     return {
       ...spec,
-      ...described(this.docs.field(place.subject, place.path)),
+      ...this.describedAt(type, place),
       ...(facts.secret ? { secret: true } : {}),
       ...(options.input && facts.plain ? { plain: true } : {}),
       // A union's default is left to the provider (its Check fills it in): Go's generator cannot
       // write one (it emits `pulumi.(false)`, which does not compile).
       ...(options.input && isPrimitive(fallback) && !("oneOf" in spec) ? { default: fallback } : {}),
     };
+  }
+
+  /** The description of the field of `type` at `place`; in a result, what each word reads as. */
+  private describedAt(type: z.ZodType, place: Place): ReturnType<typeof described> {
+    const doc = described(this.docs.field(place.subject, place.path));
+    const words = place.result ? wordsAsNumbers(type) : undefined;
+    if (!words) return doc;
+    const reads = [...words].map(([word, n]) => `\`"${word}"\` reads \`${n}\``).join(", ");
+    return { ...doc, description: `${doc.description ?? ""} In this result ${reads}.`.trim() };
   }
 
   /** The properties of object `shape` at `place`, and those always there. */
