@@ -76,10 +76,13 @@ export const COVER: Array<[Failure, FollowUp]> = [
 ];
 
 /**
- * The cover on the native plugin (fault-matrix-native.test.ts): the first nine steps of the life
- * (each kind's create, `resizeService`, `setHA`, `enablePooler`, `setServiceEnvironment`,
- * `updatePassword`, a secret input), every failure but `away` (a minute of the provider's retries,
- * the same kit code as on the dynamic face) and every follow-up at least twice.
+ * The cover on the native plugin (fault-matrix-native.test.ts and fault-matrix-native-2.test.ts):
+ * the whole life, its first nine steps (each kind's create, `resizeService`, `setHA`,
+ * `enablePooler`, `setServiceEnvironment`, `updatePassword`, a secret input) with other pairs
+ * than the dynamic face's and without `away` (a minute of the provider's retries, the same kit
+ * code as on the dynamic face), the rest as {@link COVER} has them (the stops and starts, VPC
+ * moves, the replica set's actions, the renames, each kind's replacement with the final fork,
+ * every delete).
  */
 export const NATIVE_COVER: Array<[Failure, FollowUp]> = [
   ["kill", "recovery"], // createVpc
@@ -91,6 +94,7 @@ export const NATIVE_COVER: Array<[Failure, FollowUp]> = [
   ["drop-before", "refresh-up"], // enablePooler
   ["kill", "adopt"], // setServiceEnvironment
   ["drop-after", "up"], // updatePassword
+  ...COVER.slice(9),
 ];
 
 /** Where the second half of the life starts. */
@@ -123,12 +127,12 @@ function walks(part: 1 | 2, face: Face): WalkPlan[] {
     .filter((w) => w.plan.length > 0);
 }
 
-/** The walks of file `part` (1 or 2) on `face`: on the native plugin, its cover in part 1. */
+/** The walks of file `part` (1 or 2) on `face`: on the native plugin, always its cover. */
 function allWalks(part: 1 | 2, face: Face): WalkPlan[] {
-  if (face === "native") return part === 1 ? [{ name: "native cover", from: 0, plan: NATIVE_COVER }] : [];
-  if (!FULL) {
+  if (!FULL || face === "native") {
     const [from, to] = part === 1 ? [0, HALF] : [HALF, LIFE.length];
-    return [{ name: "cover", from, plan: COVER.slice(from, to) }];
+    const [name, cover] = face === "native" ? ["native cover", NATIVE_COVER] : ["cover", COVER];
+    return [{ name, from, plan: cover.slice(from, to) }];
   }
   const [onlyFailure, onlyFollowUp] = (process.env.MDB_FAULTS_ONLY ?? "").split(":");
   return FAILURES.flatMap((failure) => FOLLOW_UPS.map((followUp) => [failure, followUp] as const))
