@@ -1,7 +1,8 @@
 /**
  * One Ctrl-C, and a lost engine, under the real CLI against an emulator whose lifecycle steps take
- * 15 s (a create's wait would last 30 s). SIGINT to `pulumi up` during a service's create:
- * the CLI exits within 5 s of the signal (the provider ends its waits on the engine's Cancel), the
+ * 15 s (a create's wait would last 30 s). SIGINT to `pulumi up` during a service's create, through
+ * the dynamic classes and through the native plugin `mdb` (where the engine's Cancel RPC reaches
+ * the provider): the CLI exits within 5 s of the signal (the provider ends its waits), the
  * state holds the service with its inputs and no pending operation, and the next plain `pulumi up`
  * converges with no second create and no delete. `kill -9` of `pulumi up` alone (not its
  * plugins, which run in process groups of their own): its provider process is gone within 10 s,
@@ -20,6 +21,7 @@ import {
   stackState,
   withFixture,
 } from "./recovery-harness";
+import type { Face } from "./workspace";
 
 jest.setTimeout(300_000);
 
@@ -30,64 +32,79 @@ const SLOW_STEPS_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Signal to exit, in ms, of each SIGINT run. */
-const exits: number[] = [];
+/** Signal to exit, in ms, of each SIGINT run, by face. */
+const exits: Record<Face, number[]> = { dynamic: [], native: [] };
 afterAll(() => {
-  if (exits.length)
-    summary.add(
-      `SIGINT to CLI exit: median ${median(exits)} ms over ${exits.length} runs (${exits.join(", ")} ms)`,
-    );
+  for (const [face, runs] of Object.entries(exits))
+    if (runs.length)
+      summary.add(
+        `SIGINT to CLI exit (${face}): median ${median(runs)} ms over ${runs.length} runs (${runs.join(", ")} ms)`,
+      );
   summary.print();
 });
 
-describe.each([1, 2, 3])("SIGINT during a service's create (run %i)", () => {
+/** The runs: three through the dynamic classes, two through the plugin (its Cancel ends the wait). */
+const SIGINT_RUNS: Array<{ face: Face; run: number }> = [
+  { face: "dynamic", run: 1 },
+  { face: "dynamic", run: 2 },
+  { face: "dynamic", run: 3 },
+  { face: "native", run: 1 },
+  { face: "native", run: 2 },
+];
+
+describe.each(SIGINT_RUNS)("SIGINT during a service's create ($face, run $run)", ({ face }) => {
   it("the CLI exits within 5 s; the state holds the service with its inputs; the next up converges", () =>
-    withFixture("dev", {}, async ({ emulator, ws }) => {
-      await emulator.setTransitionMs(SLOW_STEPS_MS);
-      const running = await runUntil(
-        ws,
-        emulator,
-        ["up", "--yes", "--skip-preview"],
-        request("POST", /^\/services$/, 202),
-      );
-      // Well into the create's wait.
-      await sleep(1_000);
-      const signalled = Date.now();
-      process.kill(running.pid, "SIGINT");
-      const { exit, output } = await running.ended;
-      const took = Date.now() - signalled;
-      exits.push(took);
-      expect(exit).not.toBe(0);
-      expect(took).toBeLessThan(5_000);
-      expect(output).toMatch(
-        /cancelled \(Ctrl-C\) while waiting for service \S+ to be READY \(after \d+ (ms|s), last status QUEUED\)\. service \S+ exists and stays in the stack with your inputs; nothing was deleted\. Run `pulumi up` again to finish the job\./,
-      );
+    withFixture(
+      "dev",
+      {},
+      async ({ emulator, ws }) => {
+        await emulator.setTransitionMs(SLOW_STEPS_MS);
+        const running = await runUntil(
+          ws,
+          emulator,
+          ["up", "--yes", "--skip-preview"],
+          request("POST", /^\/services$/, 202),
+        );
+        // Well into the create's wait.
+        await sleep(1_000);
+        const signalled = Date.now();
+        process.kill(running.pid, "SIGINT");
+        const { exit, output } = await running.ended;
+        const took = Date.now() - signalled;
+        exits[face].push(took);
+        expect(exit).not.toBe(0);
+        expect(took).toBeLessThan(5_000);
+        expect(output).toMatch(
+          /cancelled \(Ctrl-C\) while waiting for service \S+ to be READY \(after \d+ (ms|s), last status QUEUED\)\. service \S+ exists and stays in the stack with your inputs; nothing was deleted\. Run `pulumi up` again to finish the job\./,
+        );
 
-      // The service is in the state with the program's inputs, nothing pending.
-      const state = await stackState(ws);
-      expect(state.pending).toEqual([]);
-      const { deployment } = JSON.parse(await ws.exportState()) as {
-        deployment: { resources: Array<{ type: string; id?: string; inputs?: Record<string, unknown> }> };
-      };
-      const service = deployment.resources.find((r) => r.type.endsWith(":Service"));
-      expect(service?.inputs).toMatchObject({
-        serviceType: "POSTGRES",
-        regionCode: "us-east-1",
-        cpuMillis: 500,
-        memoryGbs: 2,
-        connectionPooler: true,
-      });
-      expect((await emulator.inventory()).services).toEqual([service?.id]);
+        // The service is in the state with the program's inputs, nothing pending.
+        const state = await stackState(ws);
+        expect(state.pending).toEqual([]);
+        const { deployment } = JSON.parse(await ws.exportState()) as {
+          deployment: { resources: Array<{ type: string; id?: string; inputs?: Record<string, unknown> }> };
+        };
+        const service = deployment.resources.find((r) => r.type.endsWith(":Service"));
+        expect(service?.inputs).toMatchObject({
+          serviceType: "POSTGRES",
+          regionCode: "us-east-1",
+          cpuMillis: 500,
+          memoryGbs: 2,
+          connectionPooler: true,
+        });
+        expect((await emulator.inventory()).services).toEqual([service?.id]);
 
-      // The next plain up finishes it: no second create, no delete.
-      await emulator.setTransitionMs(300);
-      await emulator.clearCalls();
-      await ws.up();
-      await expectConverged(ws, emulator, 1);
-      const calls = await emulator.calls();
-      expect(calls.filter((c) => /^POST \/services$/.test(c))).toEqual([]);
-      expect(calls.filter((c) => c.startsWith("DELETE"))).toEqual([]);
-    }));
+        // The next plain up finishes it: no second create, no delete.
+        await emulator.setTransitionMs(300);
+        await emulator.clearCalls();
+        await ws.up();
+        await expectConverged(ws, emulator, 1);
+        const calls = await emulator.calls();
+        expect(calls.filter((c) => /^POST \/services$/.test(c))).toEqual([]);
+        expect(calls.filter((c) => c.startsWith("DELETE"))).toEqual([]);
+      },
+      face,
+    ));
 });
 
 it("kill -9 of pulumi up alone: its provider process is gone within 10 s, and the API hears no more from it; the documented recovery converges", () =>

@@ -1,7 +1,8 @@
 /**
  * Interrupted runs on the native plugin `mdb` (the recovery program through its generated SDK,
  * types `mdb:index:*`), the subset of recovery-interrupt.test.ts and recovery-cancel.test.ts where
- * the plugin process differs from the dynamic provider host:
+ * the plugin process differs from the dynamic provider host (recovery-cancel.test.ts runs its
+ * Ctrl-C case on both faces):
  *
  * - `kill -9` of `pulumi up` and its plugins during a service create (a generated name, adopted
  *   without the switch) and during the VPC attach that follows a named service's create: the
