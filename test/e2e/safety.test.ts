@@ -9,12 +9,13 @@
  *    nothing; the way out the error gives, followed step by step, replaces it.
  *
  * And a `destroy` of a protected service: refused, said once, and the way out it gives (an `up` of
- * that resource alone, then `destroy`) deletes it.
+ * that resource alone, then `destroy`) deletes it. Each through the dynamic classes and through
+ * the native plugin `mdb` (the program on its generated SDK).
  */
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { EmulatorProcess, Workspace, operations } from "./workspace";
+import { EmulatorProcess, type Face, Workspace, operations } from "./workspace";
 
 jest.setTimeout(240_000);
 
@@ -26,135 +27,138 @@ interface ServiceRecord {
   connection_pooler?: unknown;
 }
 
-let emulator: EmulatorProcess;
-let ws: Workspace;
-let stateFile: string;
 /** Each test's seconds, printed at the end (CI's budget is counted in them). */
 const seconds: Record<string, number> = {};
+afterAll(() => process.stdout.write(`safety e2e seconds: ${JSON.stringify(seconds)}\n`));
 
-beforeAll(async () => {
-  stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mdb-safety-")), "emulator.json");
-  // Slow transitions: the create is accepted, and the wait still runs, when the API goes away.
-  emulator = await EmulatorProcess.start(1500, { stateFile });
-  ws = Workspace.create(path.join(__dirname, "programs", "safety"), emulator.url);
-  await ws.stack("dev");
-  await ws.config("pooler", "true");
-});
+describe.each<Face>(["dynamic", "native"])("through the %s face", (face) => {
+  let emulator: EmulatorProcess;
+  let ws: Workspace;
+  let stateFile: string;
 
-afterAll(async () => {
-  await emulator?.stop();
-  ws?.remove();
-  fs.rmSync(path.dirname(stateFile), { recursive: true, force: true });
-  process.stdout.write(`safety e2e seconds: ${JSON.stringify(seconds)}\n`);
-});
+  beforeAll(async () => {
+    stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "mdb-safety-")), "emulator.json");
+    // Slow transitions: the create is accepted, and the wait still runs, when the API goes away.
+    emulator = await EmulatorProcess.start(1500, { stateFile });
+    ws = Workspace.create(path.join(__dirname, "programs", "safety"), emulator.url, face);
+    await ws.stack("dev");
+    await ws.config("pooler", "true");
+  });
 
-/** Times `test` as `name` in {@link seconds}. */
-function timed(name: string, test: () => Promise<void>): [string, () => Promise<void>] {
-  return [
-    name,
-    async () => {
-      const start = Date.now();
-      try {
-        await test();
-      } finally {
-        seconds[name] = Math.round((Date.now() - start) / 100) / 10;
-      }
-    },
-  ];
-}
+  afterAll(async () => {
+    await emulator?.stop();
+    ws?.remove();
+    fs.rmSync(path.dirname(stateFile), { recursive: true, force: true });
+  });
 
-const services = () => emulator.api<ServiceRecord[]>("GET", "/services");
+  /** Times `test` as `name` in {@link seconds}. */
+  function timed(name: string, test: () => Promise<void>): [string, () => Promise<void>] {
+    return [
+      name,
+      async () => {
+        const start = Date.now();
+        try {
+          await test();
+        } finally {
+          seconds[`${face}: ${name}`] = Math.round((Date.now() - start) / 100) / 10;
+        }
+      },
+    ];
+  }
 
-it(
-  ...timed("scenario 1: an API outage after an accepted create; the next up finishes it", async () => {
-    const url = new URL(emulator.url);
-    const up = ws.pulumi(["up", "--yes", "--skip-preview"], { allowFailure: true });
-    for (let i = 0; i < 400 && (await emulator.calls()).length === 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(await emulator.calls()).toEqual(["POST /services"]);
-    const [{ service_id: id }] = await services();
-    await emulator.stop();
+  const services = () => emulator.api<ServiceRecord[]>("GET", "/services");
 
-    const failed = await up;
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout + failed.stderr).toMatch(/getService .*NETWORK_ERROR|ECONNREFUSED/);
-
-    emulator = await EmulatorProcess.start(40, { stateFile, port: Number(url.port) });
-    expect(emulator.url).toBe(url.href.replace(/\/$/, ""));
-    // Recorded with its inputs: the next preview updates it in place, never replaces it.
-    expect(operations(await ws.preview())).toEqual({ db: "update" });
-    await emulator.clearCalls();
-    await ws.pulumi(["up", "--yes", "--skip-preview"], { env: { MDB_ADOPT_EXISTING: "true" } });
-    expect(await emulator.calls()).toEqual(["POST /services/{id}/enablePooler"]);
-    expect(await services()).toEqual([expect.objectContaining({ service_id: id, status: "READY" })]);
-    expect((await ws.outputs()).serviceId).toBe(id);
-  }),
-);
-
-it(
-  ...timed(
-    "scenario 2: replacing a protected service fails at preview; the advice, followed, replaces it",
-    async () => {
-      await ws.config("protect", "true");
-      await ws.up();
-      const [{ service_id: old }] = await services();
-      await emulator.clearCalls();
-
-      await ws.config("regionCode", "eu-west-1");
-      const preview = await ws.pulumi(["preview"], { allowFailure: true });
-      expect(preview.code).not.toBe(0);
-      const said = preview.stdout + preview.stderr;
-      expect(said).toContain("regionCode us-east-1 → eu-west-1");
-      expect(said).toContain(
-        "To replace it: set regionCode back as it was, set deletionProtection: false, run `pulumi up`",
-      );
-      const upped = await ws.pulumi(["up", "--yes", "--skip-preview"], { allowFailure: true });
-      expect(upped.code).not.toBe(0);
-      expect(await emulator.calls()).toEqual([]);
-
-      // The advice: set regionCode back, lift the protection, up; then change regionCode, up.
-      await ws.removeConfig("regionCode");
-      await ws.config("protect", "false");
-      await ws.up();
-      expect(await emulator.calls()).toEqual([]);
-      await ws.config("regionCode", "eu-west-1");
-      await ws.up();
-      const now = await services();
-      expect(now).toEqual([expect.objectContaining({ region_code: "eu-west-1", status: "READY" })]);
-      expect(now[0].service_id).not.toBe(old);
-
-      await ws.destroy();
-      expect(await services()).toEqual([]);
-    },
-  ),
-);
-
-it(
-  ...timed(
-    "a destroy refused by deletionProtection says so once, with the way that re-creates nothing",
-    async () => {
-      await ws.removeConfig("regionCode").catch(() => undefined);
-      await ws.config("protect", "true");
-      await ws.up();
+  it(
+    ...timed("scenario 1: an API outage after an accepted create; the next up finishes it", async () => {
+      const url = new URL(emulator.url);
+      const up = ws.pulumi(["up", "--yes", "--skip-preview"], { allowFailure: true });
+      for (let i = 0; i < 400 && (await emulator.calls()).length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(await emulator.calls()).toEqual(["POST /services"]);
       const [{ service_id: id }] = await services();
-      await emulator.clearCalls();
-      const refused = await ws.pulumi(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
-      expect(refused.code).not.toBe(0);
-      const said = refused.stdout + refused.stderr;
-      // Once in the diagnostics, under the resource (the provider host's echo of it is gone).
-      const diagnostics = said.slice(said.indexOf("Diagnostics:"));
-      expect(diagnostics.split("has deletionProtection: true, so it was not deleted")).toHaveLength(2);
-      expect(said).toContain("give every resource of the stack Pulumi's option `protect: true`");
-      expect(said).toContain("run `pulumi up --target '**::db'` (it records that setting alone");
-      expect(await emulator.calls()).toEqual([]);
+      await emulator.stop();
 
-      // The way out it gives: lift the setting for this resource alone, then destroy.
-      await ws.config("protect", "false");
-      await ws.pulumi(["up", "--yes", "--skip-preview", "--target", "**::db"]);
-      expect(await emulator.calls()).toEqual([]);
-      expect((await services()).map((s) => s.service_id)).toEqual([id]);
-      await ws.destroy();
-      expect(await services()).toEqual([]);
-    },
-  ),
-);
+      const failed = await up;
+      expect(failed.code).not.toBe(0);
+      expect(failed.stdout + failed.stderr).toMatch(/getService .*NETWORK_ERROR|ECONNREFUSED/);
+
+      emulator = await EmulatorProcess.start(40, { stateFile, port: Number(url.port) });
+      expect(emulator.url).toBe(url.href.replace(/\/$/, ""));
+      // Recorded with its inputs: the next preview updates it in place, never replaces it.
+      expect(operations(await ws.preview())).toEqual({ db: "update" });
+      await emulator.clearCalls();
+      await ws.pulumi(["up", "--yes", "--skip-preview"], { env: { MDB_ADOPT_EXISTING: "true" } });
+      expect(await emulator.calls()).toEqual(["POST /services/{id}/enablePooler"]);
+      expect(await services()).toEqual([expect.objectContaining({ service_id: id, status: "READY" })]);
+      expect((await ws.outputs()).serviceId).toBe(id);
+    }),
+  );
+
+  it(
+    ...timed(
+      "scenario 2: replacing a protected service fails at preview; the advice, followed, replaces it",
+      async () => {
+        await ws.config("protect", "true");
+        await ws.up();
+        const [{ service_id: old }] = await services();
+        await emulator.clearCalls();
+
+        await ws.config("regionCode", "eu-west-1");
+        const preview = await ws.pulumi(["preview"], { allowFailure: true });
+        expect(preview.code).not.toBe(0);
+        const said = preview.stdout + preview.stderr;
+        expect(said).toContain("regionCode us-east-1 → eu-west-1");
+        expect(said).toContain(
+          "To replace it: set regionCode back as it was, set deletionProtection: false, run `pulumi up`",
+        );
+        const upped = await ws.pulumi(["up", "--yes", "--skip-preview"], { allowFailure: true });
+        expect(upped.code).not.toBe(0);
+        expect(await emulator.calls()).toEqual([]);
+
+        // The advice: set regionCode back, lift the protection, up; then change regionCode, up.
+        await ws.removeConfig("regionCode");
+        await ws.config("protect", "false");
+        await ws.up();
+        expect(await emulator.calls()).toEqual([]);
+        await ws.config("regionCode", "eu-west-1");
+        await ws.up();
+        const now = await services();
+        expect(now).toEqual([expect.objectContaining({ region_code: "eu-west-1", status: "READY" })]);
+        expect(now[0].service_id).not.toBe(old);
+
+        await ws.destroy();
+        expect(await services()).toEqual([]);
+      },
+    ),
+  );
+
+  it(
+    ...timed(
+      "a destroy refused by deletionProtection says so once, with the way that re-creates nothing",
+      async () => {
+        await ws.removeConfig("regionCode").catch(() => undefined);
+        await ws.config("protect", "true");
+        await ws.up();
+        const [{ service_id: id }] = await services();
+        await emulator.clearCalls();
+        const refused = await ws.pulumi(["destroy", "--yes", "--skip-preview"], { allowFailure: true });
+        expect(refused.code).not.toBe(0);
+        const said = refused.stdout + refused.stderr;
+        // Once in the diagnostics, under the resource (the provider host's echo of it is gone).
+        const diagnostics = said.slice(said.indexOf("Diagnostics:"));
+        expect(diagnostics.split("has deletionProtection: true, so it was not deleted")).toHaveLength(2);
+        expect(said).toContain("give every resource of the stack Pulumi's option `protect: true`");
+        expect(said).toContain("run `pulumi up --target '**::db'` (it records that setting alone");
+        expect(await emulator.calls()).toEqual([]);
+
+        // The way out it gives: lift the setting for this resource alone, then destroy.
+        await ws.config("protect", "false");
+        await ws.pulumi(["up", "--yes", "--skip-preview", "--target", "**::db"]);
+        expect(await emulator.calls()).toEqual([]);
+        expect((await services()).map((s) => s.service_id)).toEqual([id]);
+        await ws.destroy();
+        expect(await services()).toEqual([]);
+      },
+    ),
+  );
+});
