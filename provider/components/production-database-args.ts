@@ -1,12 +1,15 @@
 /**
  * `ProductionDatabase`, declared: its arguments and its outputs as data (zod objects, each
  * field with its doc comment; a `.default()` is the value the component uses when a field is
- * absent). The TypeScript types are inferred from these, the component reads its defaults from
+ * absent; a size has the service's and replica set's own rule, which the component checks on a
+ * value the program gives plainly). The TypeScript types are inferred from these, the component reads its defaults from
  * them, and the package schema's component `mdb:index:ProductionDatabase` is generated from them.
  */
 import { z } from "zod";
 import type { ArgsOfObject, Inputs } from "../program-types";
 import { defaultOf } from "../kit/fields/field-table";
+import { HA_REPLICAS } from "../client/constants";
+import { cpuMillisField, memoryGbsField, nodesField, wholeIn } from "../kit/fields/rules";
 import { integer, named, plain, secret } from "../kit/fields/type-facts";
 import { serviceTypeField } from "../resources/service/shapes";
 
@@ -33,9 +36,9 @@ export const productionDatabaseArgs = z.object({
   /** Region code of the service, its VPC and replica sets, e.g. `us-east-1`. */
   regionCode: z.string(),
   /** CPU of the service in milli-cores (a multiple of 250). */
-  cpuMillis: whole(),
+  cpuMillis: cpuMillisField,
   /** Memory of the service in GiB. */
-  memoryGbs: whole(),
+  memoryGbs: memoryGbsField,
   /**
    * IPv4 block of a new VPC for the database, e.g. `10.60.0.0/16` (the policy pack wants a
    * private /16../28 block that overlaps no other VPC of the stack). Exclusive with `vpcId`.
@@ -53,7 +56,7 @@ export const productionDatabaseArgs = z.object({
    */
   serviceType: serviceTypeField.default("POSTGRES"),
   /** HA replicas of the service, 1..2. Default 1: a standby to fail over to. */
-  replicaCount: whole().default(1),
+  replicaCount: wholeIn(HA_REPLICAS).default(1),
   /**
    * How many HA replicas are synchronous, 0..replicaCount. Default 1: a commit waits for the
    * standby, so a failover loses no acknowledged write (at the cost of some write latency).
@@ -71,11 +74,11 @@ export const productionDatabaseArgs = z.object({
    */
   readReplicaSets: plain(whole().default(1)),
   /** Nodes of each read replica set. Default 2, so a read endpoint survives the loss of a node. */
-  readReplicaNodes: whole().default(2),
+  readReplicaNodes: nodesField.default(2),
   /** CPU per node of each read replica set, in milli-cores. Default: the service's `cpuMillis`. */
-  readReplicaCpuMillis: whole().optional(),
+  readReplicaCpuMillis: cpuMillisField.optional(),
   /** Memory per node of each read replica set, in GiB. Default: the service's `memoryGbs`. */
-  readReplicaMemoryGbs: whole().optional(),
+  readReplicaMemoryGbs: memoryGbsField.optional(),
   /** A peering from the database's VPC to a VPC of another account. Default: none. */
   peering: plain(productionDatabasePeering.optional()),
   /**

@@ -5,6 +5,7 @@
  * SRE makes for production, so the policy pack passes on it with every rule mandatory.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { safeParseInputs } from "../kit/messages/input-errors";
 import { ReadReplicaSet } from "../resources/read-replica-set";
 import { Service } from "../resources/service";
 import { Vpc } from "../resources/vpc";
@@ -13,6 +14,7 @@ import {
   PRODUCTION_DATABASE_DEFAULTS as DEFAULTS,
   PRODUCTION_DATABASE_TYPE,
   type ProductionDatabaseArgs,
+  productionDatabaseArgs,
   type ProductionDatabaseOutputs,
   type ProductionDatabaseRegistered,
 } from "./production-database-args";
@@ -33,6 +35,26 @@ export interface ChildClasses {
   ReadReplicaSet: typeof ReadReplicaSet;
   /** The peering's class. */
   VpcPeering: typeof VpcPeering;
+}
+
+/**
+ * Throws for a value the program gives plainly (a number, text or a flag, not an Output) that its
+ * declared rule refuses: a size the service's or replica set's own check would refuse once the
+ * children are registered, said here in the component's words, before anything is registered.
+ * Only numbers are quoted back (a text may be a secret).
+ */
+function checkKnownValues(name: string, args: ProductionDatabaseArgs): void {
+  for (const [key, type] of Object.entries(productionDatabaseArgs.shape)) {
+    const value = (args as Record<string, unknown>)[key];
+    if (!["number", "string", "boolean"].includes(typeof value)) continue;
+    const parsed = safeParseInputs(type, value);
+    if (!parsed.success) {
+      const rule = parsed.error.issues[0]?.message ?? "is invalid";
+      throw new Error(
+        `ProductionDatabase "${name}": ${key} ${rule}${typeof value === "number" ? ` (got ${value})` : ""}`,
+      );
+    }
+  }
 }
 
 /** Throws unless exactly one of `cidr` and `vpcId` is given, and the count is a whole number. */
@@ -100,6 +122,7 @@ export class ProductionDatabase extends pulumi.ComponentResource {
   constructor(name: string, args: ProductionDatabaseArgs, opts?: pulumi.ComponentResourceOptions) {
     // Refuse a wrong shape before anything is registered.
     checkShape(name, args);
+    checkKnownValues(name, args);
     const replicaCount = haReplicas(name, args.replicaCount ?? DEFAULTS.replicaCount);
     super(PRODUCTION_DATABASE_TYPE, name, {}, opts);
     const { Vpc, Service, ReadReplicaSet, VpcPeering } = (new.target as typeof ProductionDatabase).children;

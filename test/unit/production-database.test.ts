@@ -191,6 +191,28 @@ describe("args", () => {
       /readReplicaSets must be a whole number/,
     ],
     ["no HA replica", { replicaCount: 0 }, /replicaCount must be at least 1 for HA \(got 0\)/],
+    // A size the service's or replica set's own check would refuse, said before any child exists.
+    [
+      "a CPU the service refuses",
+      { cpuMillis: 300 },
+      /cpuMillis must be a multiple of 250 from 250 to 64000 \(got 300\)$/,
+    ],
+    [
+      "a memory the replica sets refuse",
+      { readReplicaMemoryGbs: 2000 },
+      /readReplicaMemoryGbs must be .*1024.* \(got 2000\)$/,
+    ],
+    [
+      "more nodes than a replica set has",
+      { readReplicaNodes: 11 },
+      /readReplicaNodes must be .*10.* \(got 11\)$/,
+    ],
+    ["more HA replicas than a service has", { replicaCount: 3 }, /replicaCount must be .*2.* \(got 3\)$/],
+    [
+      "a service type the API does not have",
+      { serviceType: "MYSQL" as never },
+      /serviceType must be one of TIMESERIESDB, POSTGRES, VECTOR/,
+    ],
   ])("refuses %s, naming the component", (_name, change, message) => {
     expect(() => new ProductionDatabase("orders", { ...BASE, ...change })).toThrow(message);
     expect(() => new ProductionDatabase("orders", { ...BASE, ...change })).toThrow(
