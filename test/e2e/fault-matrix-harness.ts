@@ -361,6 +361,12 @@ const FOLLOW_UP_COMMANDS: Record<FollowUp, Array<{ args: string[]; env?: Record<
 export const LOCKED = /the stack is currently locked by 1 lock\(s\)/;
 
 /**
+ * What every command says when a kill cut the stack's checkpoint short (an empty file: `EOF`, or
+ * `unexpected end of JSON input`); docs/recovery.md says to put the `.json.bak` back.
+ */
+export const CHECKPOINT_CUT = /failed to load checkpoint: (EOF|.*unexpected end of JSON input)/;
+
+/**
  * The other documented outcome: a record of a name the program chose exists, and the run that made
  * it could not record it (its answer was lost). The refusal names the switch; the person runs
  * `MDB_ADOPT_EXISTING=true pulumi up`, which must adopt that very record.
@@ -741,6 +747,15 @@ export class Walk {
           .map((l) => `\`${command.args[0]}\`: ${l.trim()}`),
       );
       if (code === 0) continue;
+      if (failure === "kill" && CHECKPOINT_CUT.test(output)) {
+        // The documented outcome of a kill in the middle of a checkpoint write: the stack's file
+        // left empty. The person puts back the checkpoint written before it, then recovers.
+        person = "the kill left the checkpoint empty: its .json.bak put back, then the documented recovery";
+        this.ws.restoreCutCheckpoints();
+        const repaired = await this.settle();
+        if (repaired.length) problems.push(`the documented recovery failed: ${repaired.join(" | ")}`);
+        break;
+      }
       if (failure === "kill" && LOCKED.test(output) && /pulumi cancel/.test(output)) {
         // The documented outcome: the killed run's lock. The person runs what the message names.
         person = "the stack is locked: pulumi cancel, then the documented recovery";

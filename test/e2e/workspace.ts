@@ -439,6 +439,24 @@ export class Workspace {
   }
 
   /**
+   * When a kill cut a stack's checkpoint short (its file left empty: every command then fails with
+   * `failed to load checkpoint`), puts back the `.json.bak` the file backend wrote beside it, as
+   * docs/recovery.md tells a person to. Returns the checkpoints it put back (none when all are whole).
+   */
+  restoreCutCheckpoints(): string[] {
+    const stacks = path.join(this.dir, ".state", ".pulumi", "stacks");
+    const restored: string[] = [];
+    for (const project of fs.existsSync(stacks) ? fs.readdirSync(stacks) : [])
+      for (const file of fs.readdirSync(path.join(stacks, project)).filter((f) => f.endsWith(".json"))) {
+        const checkpoint = path.join(stacks, project, file);
+        if (fs.statSync(checkpoint).size > 0 || !fs.existsSync(`${checkpoint}.bak`)) continue;
+        fs.copyFileSync(`${checkpoint}.bak`, checkpoint);
+        restored.push(`${project}/${file}`);
+      }
+    return restored;
+  }
+
+  /**
    * `pulumi stack export`, as text: secrets stay encrypted, as in the state itself (the Automation
    * API's `exportStack` decrypts them, so it cannot show what the state holds).
    */
