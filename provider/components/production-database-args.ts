@@ -2,8 +2,9 @@
  * `ProductionDatabase`, declared: its arguments and its outputs as data (zod objects, each
  * field with its doc comment; a `.default()` is the value the component uses when a field is
  * absent; a size has the service's and replica set's own rule, which the component checks on a
- * value the program gives plainly). The TypeScript types are inferred from these, the component reads its defaults from
- * them, and the package schema's component `mdb:index:ProductionDatabase` is generated from them.
+ * value the program gives plainly). The TypeScript types are inferred from these, the component
+ * reads its defaults from them, and the package schema's component `mdb:index:ProductionDatabase`
+ * is generated from them.
  */
 import { z } from "zod";
 import type { ArgsOfObject, Inputs } from "../program-types";

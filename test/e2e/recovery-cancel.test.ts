@@ -9,6 +9,7 @@
  * and the documented recovery converges. Timings go to the suite's summary (medians).
  */
 import {
+  type Fixture,
   Summary,
   descendants,
   expectConverged,
@@ -31,6 +32,15 @@ const summary = new Summary("Ctrl-C and a lost engine");
 const SLOW_STEPS_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** `pulumi up` under slow lifecycle steps, once the API has accepted its service create. */
+async function upUntilServiceCreate({
+  emulator,
+  ws,
+}: Fixture): Promise<Awaited<ReturnType<typeof runUntil>>> {
+  await emulator.setTransitionMs(SLOW_STEPS_MS);
+  return runUntil(ws, emulator, ["up", "--yes", "--skip-preview"], request("POST", /^\/services$/, 202));
+}
 
 /** Signal to exit, in ms, of each SIGINT run, by face. */
 const exits: Record<Face, number[]> = { dynamic: [], native: [] };
@@ -57,14 +67,9 @@ describe.each(SIGINT_RUNS)("SIGINT during a service's create ($face, run $run)",
     withFixture(
       "dev",
       {},
-      async ({ emulator, ws }) => {
-        await emulator.setTransitionMs(SLOW_STEPS_MS);
-        const running = await runUntil(
-          ws,
-          emulator,
-          ["up", "--yes", "--skip-preview"],
-          request("POST", /^\/services$/, 202),
-        );
+      async (fixture) => {
+        const { emulator, ws } = fixture;
+        const running = await upUntilServiceCreate(fixture);
         // Well into the create's wait.
         await sleep(1_000);
         const signalled = Date.now();
@@ -108,14 +113,9 @@ describe.each(SIGINT_RUNS)("SIGINT during a service's create ($face, run $run)",
 });
 
 it("kill -9 of pulumi up alone: its provider process is gone within 10 s, and the API hears no more from it; the documented recovery converges", () =>
-  withFixture("dev", {}, async ({ emulator, ws }) => {
-    await emulator.setTransitionMs(SLOW_STEPS_MS);
-    const running = await runUntil(
-      ws,
-      emulator,
-      ["up", "--yes", "--skip-preview"],
-      request("POST", /^\/services$/, 202),
-    );
+  withFixture("dev", {}, async (fixture) => {
+    const { emulator, ws } = fixture;
+    const running = await upUntilServiceCreate(fixture);
     const providers = providerProcesses(running.pid);
     const started = descendants(running.pid);
     expect(providers.length).toBeGreaterThan(0);
