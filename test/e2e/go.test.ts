@@ -1,71 +1,95 @@
 /**
- * The plugin's Go SDK compiles (issue 30): `sdkgen -language go` on the packed package's schema,
- * then `go build` of a Go program using it (test/e2e/programs/go: resources, functions and the
- * component) against Pulumi's Go SDK from the Go module proxy, with the committed go.mod and go.sum
- * (-mod=readonly: nothing is resolved). It is not run: the Python and YAML tests run programs. The
- * Go build flags are scripts/ensure-pulumi's, so the build cache its builds filled is reused.
- * Without go it is skipped, except in CI (CI set), where it fails, as `npm run check:go` does.
+ * A Go program on the native plugin `mdb` (issue 30): test/e2e/programs/go, run by the real Pulumi
+ * CLI and the Go language host scripts/ensure-pulumi builds (tools/langhosts/pulumi-language-go),
+ * against the emulator, through the Go SDK `sdkgen -language go` generates from the packed
+ * package's schema. The host builds the program with `go build` against Pulumi's Go SDK from the Go
+ * module proxy, with the committed go.mod and go.sum (-mod=readonly: nothing is resolved) and
+ * scripts/ensure-pulumi's build flags, so the build cache its builds filled is reused. It creates a
+ * VPC, a service in it, a read replica set and a ProductionDatabase (the plugin's Construct) and
+ * reads two functions; a second preview is clean; a size change is an in-place update made by the
+ * resize call; destroy leaves the emulator empty. Without go the file fails, saying so.
  */
-import { execFile, execFileSync } from "child_process";
+import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import { expectNativeState, laterSteps, useLanguageStack } from "./language-steps";
 
-jest.setTimeout(300_000);
+// The first run compiles Pulumi's Go SDK when the build cache does not hold it yet.
+jest.setTimeout(420_000);
 
 const PROGRAM = path.resolve(__dirname, "programs/go");
+const PASSWORD = "go-Db-Password-7731";
 
-function haveGo(): boolean {
+beforeAll(() => {
   try {
     execFileSync("go", ["version"], { stdio: "ignore" });
-    return true;
   } catch {
-    return false;
+    throw new Error("the Go e2e needs go on PATH (the Go language host builds the program with it)");
   }
+  // The go command the language host runs reads these from the CLI's environment.
+  Object.assign(process.env, {
+    CGO_ENABLED: "0",
+    GOWORK: "off",
+    GOFLAGS: "-trimpath -buildvcs=false -mod=readonly",
+  });
+});
+
+const stack = useLanguageStack(PROGRAM, PASSWORD, (ws) => {
+  const bin = process.env.MDB_E2E_PULUMI_BIN;
+  const work = process.env.MDB_E2E_WORK;
+  if (!bin || !work) throw new Error("the e2e global setup did not run (test/e2e/setup.ts)");
+  const sdk = path.join(ws.dir, "sdk");
+  execFileSync(
+    path.join(bin, "sdkgen"),
+    ["-language", "go", "-schema", path.join(work, "package", "plugin", "schema.json"), "-out", sdk],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  fs.writeFileSync(path.join(sdk, "go.mod"), "module example.com/pulumi-mdb/sdk/go\n\ngo 1.25\n");
+});
+
+/** What the program exports. */
+interface Outputs {
+  vpcId: string;
+  serviceId: string;
+  connectionUri: string;
+  replicaSetId: string;
+  foundStatus: string;
+  foundCpuMillis: number;
+  serviceCount: number;
+  prodServiceId: string;
+  prodConnectionUri: string;
 }
 
-const go = haveGo() || process.env.CI ? it : it.skip;
-
-go("a Go program builds against the Go SDK generated from the schema", async () => {
-  const work = process.env.MDB_E2E_WORK;
-  const bin = process.env.MDB_E2E_PULUMI_BIN;
-  if (!work || !bin) throw new Error("the e2e global setup did not run (test/e2e/setup.ts)");
-  const dir = fs.mkdtempSync(path.join(work, "go-program-"));
-  try {
-    for (const file of ["main.go", "go.mod", "go.sum"])
-      fs.copyFileSync(path.join(PROGRAM, file), path.join(dir, file));
-    const schema = path.join(work, "package", "plugin", "schema.json");
-    execFileSync(
-      path.join(bin, "sdkgen"),
-      ["-language", "go", "-schema", schema, "-out", path.join(dir, "sdk")],
-      {
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
-    expect(fs.readdirSync(path.join(dir, "sdk", "mdb"))).toEqual(
+describe("a Go program on the plugin", () => {
+  it("the generated SDK has the resources, the component and the functions", () => {
+    expect(fs.readdirSync(path.join(stack().ws.dir, "sdk", "mdb"))).toEqual(
       expect.arrayContaining(["service.go", "productionDatabase.go", "getService.go", "pulumiTypes.go"]),
     );
-    fs.writeFileSync(path.join(dir, "sdk", "go.mod"), "module example.com/pulumi-mdb/sdk/go\n\ngo 1.25\n");
-    const result = await new Promise<{ code: number; output: string }>((resolve) => {
-      execFile(
-        "go",
-        ["build", "-o", path.join(dir, "program"), "."],
-        {
-          cwd: dir,
-          env: {
-            ...process.env,
-            CGO_ENABLED: "0",
-            GOWORK: "off",
-            GOFLAGS: "-trimpath -buildvcs=false -mod=readonly",
-          },
-          maxBuffer: 16 * 1024 * 1024,
-        },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
-      );
-    });
-    expect(result).toEqual({ code: 0, output: "" });
-    expect(fs.statSync(path.join(dir, "program")).size).toBeGreaterThan(0);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
+
+  it("up creates the VPC, the service in it, its replica set and the component's resources", async () => {
+    const { ws, emulator } = stack();
+    await ws.up();
+    const outputs = (await ws.outputs()) as unknown as Outputs;
+    expect(outputs.vpcId).toMatch(/^vpc-/);
+    expect(outputs.replicaSetId).toMatch(/^rrs-/);
+    expect(outputs.foundStatus).toBe("READY");
+    expect(outputs.foundCpuMillis).toBe(1000);
+    expect(outputs.serviceCount).toBe(2);
+    expect(outputs.connectionUri).toBe("[secret]");
+    expect(outputs.prodConnectionUri).toBe("[secret]");
+    const secrets = (await ws.outputs(true)) as unknown as Outputs;
+    expect(secrets.connectionUri).toMatch(/^postgres:\/\/.+@.+:5432\//);
+
+    const inventory = await emulator.inventory();
+    expect(inventory.services.sort()).toEqual([outputs.serviceId, outputs.prodServiceId].sort());
+    expect(inventory.vpcs).toHaveLength(2);
+    expect(inventory.vpcs).toContain(outputs.vpcId);
+    expect(inventory.replicaSets).toContain(outputs.replicaSetId);
+    await expectNativeState(ws, PASSWORD);
+  });
+
+  laterSteps(stack, (outputs) => {
+    expect((outputs as unknown as Outputs).foundCpuMillis).toBe(2000);
+  });
 });

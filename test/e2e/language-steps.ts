@@ -1,8 +1,9 @@
 /**
- * The steps the e2e suites of programs in other Pulumi languages (python.test.ts, yaml.test.ts)
- * share once their program is up on the plugin `mdb`: the state holds the native types and never
- * the password, a second preview is clean, a size change is one in-place update made by the
- * resize call alone, and destroy leaves the emulator empty.
+ * What the e2e suites of programs in other Pulumi languages (python.test.ts, yaml.test.ts,
+ * go.test.ts) share: their stack on the emulator, and the steps once their program is up on the
+ * plugin `mdb`: the state holds the native types and never the password, a second preview is
+ * clean, a size change is one in-place update made by the resize call alone, and destroy leaves
+ * the emulator empty.
  */
 import { EmulatorProcess, Workspace, operations } from "./workspace";
 
@@ -10,6 +11,40 @@ import { EmulatorProcess, Workspace, operations } from "./workspace";
 export interface LanguageStack {
   ws: Workspace;
   emulator: EmulatorProcess;
+}
+
+/**
+ * Registers the suite's beforeAll and afterAll for a program in another language: an emulator, the
+ * program (a folder whose Pulumi.yaml names the plugin folder itself) copied to a workspace, what
+ * `prepare` adds to that folder (an SDK, a virtualenv), the stack `dev` with the secret config
+ * `dbPassword` set to `password`; the emulator stopped and the workspace removed at the end.
+ * Returns the stack, for the tests to read when they run.
+ */
+export function useLanguageStack(
+  program: string,
+  password: string,
+  prepare: (ws: Workspace) => void | Promise<void> = () => {},
+): () => LanguageStack {
+  let stack: LanguageStack | undefined;
+  let emulator: EmulatorProcess | undefined;
+  let ws: Workspace | undefined;
+  beforeAll(async () => {
+    emulator = await EmulatorProcess.start();
+    // The native face adds nothing here: the program's Pulumi.yaml names the plugin folder itself.
+    ws = Workspace.create(program, emulator.url, "native");
+    await prepare(ws);
+    await ws.stack("dev");
+    await ws.config("dbPassword", password, { secret: true });
+    stack = { ws, emulator };
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    ws?.remove();
+  });
+  return () => {
+    if (!stack) throw new Error("the language stack is not up: its beforeAll failed");
+    return stack;
+  };
 }
 
 /** Checks that the exported state has the plugin's types of the program and not `password`. */

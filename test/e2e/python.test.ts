@@ -1,6 +1,6 @@
 /**
  * A Python program on the native plugin `mdb` (issue 30): test/e2e/programs/python, run by the
- * real Pulumi CLI and its Python language host (tools/pulumi-language-python) against the
+ * real Pulumi CLI and its Python language host (tools/langhosts/pulumi-language-python) against the
  * emulator, through the plugin's Python SDK generated from the packed package's schema and
  * installed with `pulumi` from PyPI in a cached virtualenv (python-env.ts). It creates a VPC, a
  * service in it, a read replica set, a ProductionDatabase (the plugin's Construct) and reads two
@@ -12,8 +12,7 @@ import { execFile } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { PythonEnv, havePython, pythonEnv } from "./python-env";
-import { expectNativeState, laterSteps } from "./language-steps";
-import { EmulatorProcess, Workspace } from "./workspace";
+import { expectNativeState, laterSteps, useLanguageStack } from "./language-steps";
 
 jest.setTimeout(240_000);
 
@@ -22,10 +21,8 @@ const MOCKS_TEST = path.resolve(__dirname, "programs/python-sdk");
 const PASSWORD = "py-Db-Password-4410";
 
 let env: PythonEnv;
-let emulator: EmulatorProcess;
-let ws: Workspace;
 
-beforeAll(async () => {
+beforeAll(() => {
   if (!havePython())
     throw new Error(
       "the Python e2e needs python3 with its venv and ensurepip modules (Debian: apt install python3-venv)",
@@ -35,18 +32,11 @@ beforeAll(async () => {
   process.stderr.write(
     `python e2e: virtualenv ${env.built ? "made" : "cached"} in ${Date.now() - started} ms (${env.venv})\n`,
   );
-  emulator = await EmulatorProcess.start();
-  // The native face adds nothing here: the program's Pulumi.yaml names the plugin folder itself.
-  ws = Workspace.create(PROGRAM, emulator.url, "native");
-  fs.symlinkSync(env.venv, path.join(ws.dir, "venv"), "dir");
-  await ws.stack("dev");
-  await ws.config("dbPassword", PASSWORD, { secret: true });
 });
 
-afterAll(async () => {
-  await emulator?.stop();
-  ws?.remove();
-});
+const stack = useLanguageStack(PROGRAM, PASSWORD, (ws) =>
+  fs.symlinkSync(env.venv, path.join(ws.dir, "venv"), "dir"),
+);
 
 /** What the program exports. */
 interface Outputs {
@@ -68,6 +58,7 @@ interface Outputs {
 
 describe("a Python program on the plugin", () => {
   it("up creates the VPC, the service in it, its replica set and the component's resources", async () => {
+    const { ws, emulator } = stack();
     await ws.up();
     const outputs = (await ws.outputs()) as unknown as Outputs;
     expect(outputs.vpcId).toMatch(/^vpc-/);
@@ -98,14 +89,11 @@ describe("a Python program on the plugin", () => {
     await expectNativeState(ws, PASSWORD);
   });
 
-  laterSteps(
-    () => ({ ws, emulator }),
-    (outputs) => {
-      const { listedServices, serviceId, foundServiceSize } = outputs as unknown as Outputs;
-      expect(listedServices).toContainEqual([serviceId, 2000]);
-      expect(foundServiceSize).toEqual([2000, 4]);
-    },
-  );
+  laterSteps(stack, (outputs) => {
+    const { listedServices, serviceId, foundServiceSize } = outputs as unknown as Outputs;
+    expect(listedServices).toContainEqual([serviceId, 2000]);
+    expect(foundServiceSize).toEqual([2000, 4]);
+  });
 });
 
 describe("the Python SDK under Pulumi's mocks", () => {

@@ -7,29 +7,14 @@
  * is an in-place update made by the resize call, and destroy leaves the emulator empty.
  */
 import * as path from "path";
-import { expectNativeState, laterSteps } from "./language-steps";
-import { EmulatorProcess, Workspace } from "./workspace";
+import { expectNativeState, laterSteps, useLanguageStack } from "./language-steps";
 
 jest.setTimeout(180_000);
 
 const PROGRAM = path.resolve(__dirname, "programs/yaml");
 const PASSWORD = "yaml-Db-Password-2290";
 
-let emulator: EmulatorProcess;
-let ws: Workspace;
-
-beforeAll(async () => {
-  emulator = await EmulatorProcess.start();
-  // The native face adds nothing here: the program's Pulumi.yaml names the plugin folder itself.
-  ws = Workspace.create(PROGRAM, emulator.url, "native");
-  await ws.stack("dev");
-  await ws.config("dbPassword", PASSWORD, { secret: true });
-});
-
-afterAll(async () => {
-  await emulator?.stop();
-  ws?.remove();
-});
+const stack = useLanguageStack(PROGRAM, PASSWORD);
 
 /** What the program exports. */
 interface Outputs {
@@ -46,6 +31,7 @@ interface Outputs {
 }
 
 it("up creates the VPC, the service in it, its replica set and the component; functions read them", async () => {
+  const { ws, emulator } = stack();
   await ws.up();
   const outputs = (await ws.outputs()) as unknown as Outputs;
   expect(outputs.vpcId).toMatch(/^vpc-/);
@@ -64,7 +50,4 @@ it("up creates the VPC, the service in it, its replica set and the component; fu
   await expectNativeState(ws, PASSWORD);
 });
 
-laterSteps(
-  () => ({ ws, emulator }),
-  (outputs) => expect((outputs as unknown as Outputs).foundCpuMillis).toBe(2000),
-);
+laterSteps(stack, (outputs) => expect((outputs as unknown as Outputs).foundCpuMillis).toBe(2000));

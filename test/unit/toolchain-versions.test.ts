@@ -1,5 +1,5 @@
 /**
- * The versions the toolchain is pinned at agree: the Pulumi CLI, Node.js and Python language hosts
+ * The versions the toolchain is pinned at agree: the Pulumi CLI, Node.js, Python and Go language hosts
  * and sdkgen that scripts/ensure-pulumi builds from tools/ are the locked @pulumi/pulumi release (the YAML
  * language host is pulumi-yaml's, on the Pulumi release pulumi-yaml requires), and the Node.js
  * releases package.json's engines names are the ones CI runs the tests on.
@@ -27,8 +27,8 @@ describe("the Pulumi version pinned in tools/", () => {
     },
   );
 
-  it("is the locked @pulumi/pulumi for tools/pulumi-language-python (sdk/v3: the host and its program runner)", () => {
-    expect(pulumiPins("tools/pulumi-language-python/go.mod")).toEqual({ "sdk/v3": locked });
+  it("is the locked @pulumi/pulumi for tools/langhosts (sdk/v3: the Python and Go hosts and the Python program runner)", () => {
+    expect(pulumiPins("tools/langhosts/go.mod")).toEqual({ "sdk/v3": locked });
   });
 
   it("is pulumi-yaml's own for the YAML language host: one release, not newer than the locked one", () => {

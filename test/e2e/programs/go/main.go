@@ -1,8 +1,8 @@
 // The plugin mdb from Go, through the SDK sdkgen generates from the package schema (imported as
 // example.com/pulumi-mdb/sdk/go/mdb, Pulumi's default for a schema that names no Go import path):
 // a VPC, a service in it, a read replica set, lookups (getService, listServices) and a
-// ProductionDatabase. test/e2e/go.test.ts compiles it, to show the schema makes a Go SDK that
-// builds and that a program can use; the Python and YAML tests run programs against the emulator.
+// ProductionDatabase. test/e2e/go.test.ts runs it with the real Pulumi CLI and the Go language host
+// scripts/ensure-pulumi builds (tools/langhosts), against the emulator.
 package main
 
 import (

@@ -1,10 +1,11 @@
-// The Python language host of the Pulumi CLI that scripts/ensure-pulumi builds (ours: Pulumi's is
-// not on the module proxy). It is compiled against the same github.com/pulumi/pulumi/sdk/v3 as the
-// CLI (tools/pulumi), the version of the @pulumi/pulumi npm package in package-lock.json, with the
-// CLI module's own replace lines, so that both select the same dependencies and share the Go build
-// cache; the program runner it starts (python/cmd/pulumi-language-python-exec) is that module's
-// too. To move to another release, see tools/README.md.
-module pulumi-managed-db/tools/pulumi-language-python
+// The Python and Go language hosts of the Pulumi CLI that scripts/ensure-pulumi builds (ours:
+// Pulumi's are not on the module proxy), and what they share (host/). They are compiled against the
+// same github.com/pulumi/pulumi/sdk/v3 as the CLI (tools/pulumi), the version of the @pulumi/pulumi
+// npm package in package-lock.json, with the CLI module's own replace lines, so that both select the
+// same dependencies and share the Go build cache; the Python program runner the Python host starts
+// (python/cmd/pulumi-language-python-exec) is that module's too. To move to another release, see
+// tools/README.md.
+module pulumi-managed-db/tools/langhosts
 
 go 1.25.11
 
