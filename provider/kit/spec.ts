@@ -128,6 +128,8 @@ export interface CreatePolicy<I, R, P extends string> {
   refusal(found: R, want: I, ctx: OpContext<P>): string;
   /** What else the user can do than adopting it: `choose another name`. */
   otherwise: string;
+  /** What an adopted record leaves unknown, said after the adoption (a service's initial password). */
+  adopted?(want: I): string | undefined;
   /** Reports `same` records that are not live (e.g. failed peerings that still block a delete). */
   ignored?(records: R[], want: I, ctx: OpContext<P>): string;
   /** Checks before anything is sent (e.g. a fork's source, a parent that must be READY). */

@@ -229,6 +229,28 @@ it("the program of the generated code previews with no change, and no call", asy
   expect(await emulator.calls()).toEqual([]);
 });
 
+it("the service imported a second time, then dropped from the stack's program: up deletes nothing", async () => {
+  // A mistaken second import of a record the program already manages as `db`.
+  expect((await pulumiImport("Service", "db-again", made.service)).stdout).toMatch(/= 1 imported/);
+  const { deployment } = JSON.parse(await ws.exportState()) as {
+    deployment: { resources: Array<{ urn: string }> };
+  };
+  const urn = deployment.resources.find((r) => r.urn.endsWith("::db-again"))?.urn;
+  await ws.pulumi(["state", "unprotect", String(urn), "--yes"]);
+  await emulator.clearCalls();
+  // The program declares `db` only: Pulumi deletes `db-again`, the same record.
+  const up = await ws.pulumi(["up", "--yes"]);
+  expect(up.stdout).toContain(
+    `service "legacy-db" (${made.service}) was not deleted (no API call was made): resource db of this run ` +
+      "manages it (it is in the program); it stays in the stack under that resource",
+  );
+  expect(up.stdout).toMatch(/- 1 deleted/);
+  expect(await emulator.calls()).toEqual([]);
+  expect(await inState("db-again")).toEqual([]);
+  expect(await inState("db")).toHaveLength(1);
+  expect((await emulator.api<ServiceRecord>("GET", `/services/${made.service}`)).status).toBe("READY");
+});
+
 describe("in a TypeScript program", () => {
   let program: Workspace;
 

@@ -137,6 +137,13 @@ describe("I1: accepted, then the API went away", () => {
       await emu.setFaults(API_AWAY);
       const error = await updating;
       expect(error.id).toBe(state.id);
+      // What the outage leaves, and what to do next, after the client's own error.
+      expect(error.message).toMatch(
+        new RegExp(
+          `NETWORK_ERROR.*\\. service ${state.id} exists and stays in the stack with your inputs; nothing was deleted\\. ` +
+            "Run `pulumi up` again once the API answers to finish the job\\.$",
+        ),
+      );
       const recorded = stateFromError(error, await second.check(news));
       // Nothing observed the resize done: the old sizes stay to be planned again; the setting
       // needs no call and is recorded; the values that replace are the program's.
@@ -247,6 +254,11 @@ describe("I2: a run never deletes what another of its resources holds", () => {
     const second = await run();
     const adopted = await second.create(program("db"));
     expect(adopted.id).toBe(old.id);
+    // The program gives no password: the adopted record's initial one is not known, and it says so.
+    expect(lines).toContain(
+      "service bad-db: its initial password is unknown to this stack (the API gives it only to the create " +
+        "that made it), so its connection outputs are null; give the service a `password` to set one (updatePassword)",
+    );
     lines.length = 0;
     const { calls } = await recordCalls(emu, () => second.delete(old));
     expect(calls).toEqual([]);
@@ -266,6 +278,26 @@ describe("I2: a run never deletes what another of its resources holds", () => {
     expect(calls).toEqual([]);
     expect(lines.at(-1)).toContain("resource db-renamed of this run adopted it");
     expect(await serviceIds()).toEqual([old.id]);
+  }, 30_000);
+
+  it("a service imported twice: dropping one entry from the program deletes nothing while the other is in it", async () => {
+    const state = await (await run()).create(program("s"));
+    // `pulumi import` of the same id under a second name, later dropped from the program.
+    const twice = { ...state, outs: { ...state.outs, [RESOURCE_NAME_INPUT]: "s2" } };
+    const next = await run();
+    // Pulumi diffs every resource of the program before it deletes those the program dropped.
+    await next.diff(state, program("s"));
+    lines.length = 0;
+    const { calls } = await recordCalls(emu, () => next.delete(twice));
+    expect(calls).toEqual([]);
+    expect(lines).toEqual([
+      `service "bad-db" (${state.id}) was not deleted (no API call was made): resource s of this run manages it ` +
+        "(it is in the program); it stays in the stack under that resource",
+    ]);
+    expect(await serviceIds()).toEqual([state.id]);
+    // Its own replacement's old half, diffed under the same name, still deletes.
+    const { calls: own } = await recordCalls(emu, () => next.delete(state));
+    expect(own).toEqual(["DELETE /projects/{project}/services/{service}"]);
   }, 30_000);
 
   it("a refresh then destroy in one run deletes; a stale second entry of the same record does not", async () => {

@@ -92,6 +92,14 @@ describe("I2: a delete keeps what another resource of the run holds", () => {
     ["read by a resource whose state has no name", "read", "db", undefined, /read it/],
     ["adopted, the deleter's state has no name", "adopted", "db", undefined, /adopted it/],
     ["read by itself (a refresh before destroy)", "read", "db", "db", undefined],
+    [
+      "in the program as another resource (imported twice)",
+      "managed",
+      "db2",
+      "db",
+      /resource db2 of this run manages it/,
+    ],
+    ["diffed by itself (the old half of its replacement)", "managed", "db", "db", undefined],
     ["read, no name on either side (a state of an older release)", "read", undefined, undefined, undefined],
   ];
   it.each(cases)("%s", (_what, how, by, deleter, kept) => {

@@ -1,14 +1,19 @@
 /**
  * What this run holds (docs/recovery.md, invariant I2): Pulumi's dynamic provider host is one
- * process per command, serving every dynamic resource of the run, so the provider can keep here
- * the ids each resource of the run created, adopted, read or updated. A delete of an id that
+ * process per command, serving every dynamic resource of the run (the plugin `mdb` likewise), so
+ * the provider can keep here the ids each resource of the run created, adopted, read, updated or
+ * diffed (a resource of the program: Pulumi diffs each before it deletes the ones the program
+ * dropped). A delete of an id that
  * another resource of the run holds (or that a create of this run returned: the new half of a
  * replacement that adopted the record of its old half) deletes nothing: the record is in the
  * stack the run leaves, under that other resource.
  */
 
-/** How a resource of this run came to hold an id. */
-export type HoldKind = "created" | "adopted" | "read" | "updated";
+/**
+ * How a resource of this run came to hold an id; `managed`: the program declares it (its diff ran),
+ * so the stack the run leaves keeps the record under it.
+ */
+export type HoldKind = "created" | "adopted" | "read" | "updated" | "managed";
 
 /** One id held by one resource of the run. */
 export interface Hold {
@@ -32,11 +37,12 @@ export class RunHolds {
 
   /**
    * Resource `by` leaves the stack (its delete is done, or kept the record for another): its
-   * reads of `id` hold it no more, so the last entry of a record a refresh read can delete it.
+   * reads and diffs of `id` hold it no more, so the last entry of a record a refresh read can
+   * delete it.
    */
   release(kind: string, id: string, by: string | undefined): void {
     const key = `${kind}\u0000${id}`;
-    const holds = (this.held.get(key) ?? []).filter((h) => !(h.how === "read" && h.by === by));
+    const holds = (this.held.get(key) ?? []).filter((h) => !(ownLook(h) && h.by === by));
     this.held.set(key, holds);
   }
 
@@ -49,18 +55,26 @@ export class RunHolds {
    * Why resource `deleter` (its program name, when its state says) must not delete `id`, or
    * undefined when nothing of the run holds it. Within one run Pulumi never deletes what the
    * same resource created, adopted or updated (a replacement's old half has the same name as its
-   * new half), so those holds always keep the record; a read (a refresh before the delete) keeps
-   * it only when it was another resource's.
+   * new half), so those holds always keep the record; a read (a refresh before the delete) or a
+   * diff (the resource is in the program: the old half of its replacement is deleted under the
+   * same name) keeps it only when it was another resource's: the same record imported twice,
+   * then one of the two dropped from the program.
    */
   whyKeep(kind: string, id: string, deleter: string | undefined): string | undefined {
     for (const hold of this.holdsOf(kind, id)) {
-      if (hold.how === "read" && hold.by === deleter) continue;
+      if (ownLook(hold) && hold.by === deleter) continue;
       const who = hold.by === undefined ? "a resource of this run" : `resource ${hold.by} of this run`;
       if (hold.how === "read") return `${who} read it (refresh), so it is still in use`;
+      if (hold.how === "managed") return `${who} manages it (it is in the program)`;
       if (hold.by !== undefined && hold.by === deleter)
         return `${who} ${hold.how} it in its replacement, so the new resource is this same record`;
       return `${who} ${hold.how} it`;
     }
     return undefined;
   }
+}
+
+/** A hold that looking at a record gives (a read, a diff), which the record's own delete may pass. */
+function ownLook(hold: Hold): boolean {
+  return hold.how === "read" || hold.how === "managed";
 }

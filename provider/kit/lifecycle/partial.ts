@@ -6,7 +6,7 @@
  */
 import { MdbApiError } from "../../client/errors";
 import { PartialFailure } from "../../pulumi-contract/partial-failure";
-import { deleteAdvice, keptAdvice } from "../messages/waits";
+import { type WaitEnding, deleteAdvice, keptAdvice } from "../messages/waits";
 import { isCancellation } from "./cancel";
 import { WaitError } from "./wait";
 
@@ -26,26 +26,31 @@ export interface PartialState {
   known(): Record<string, unknown>;
 }
 
-/**
- * True when `error` (or one it was caused by) says the API could not be reached, or the run was
- * cancelled: asking again now would not help, or not be sent.
- */
-function unreachable(error: unknown): boolean {
-  if (isCancellation(error)) return true;
+/** True when `error` (or one it was caused by) says the API could not be reached. */
+function apiAway(error: unknown): boolean {
   for (let e = error; e instanceof Error; e = e.cause)
     if (e instanceof MdbApiError && (e.code === "NETWORK_ERROR" || e.code === "TIMEOUT")) return true;
   return false;
 }
 
-/** Why a wait-related failure ended the operation, when it calls for advice: stuck, or cancelled. */
-function waitEnding(error: unknown): "stuck" | "cancelled" | undefined {
+/**
+ * True when the API could not be reached, or the run was cancelled: asking again now would not
+ * help, or not be sent.
+ */
+function unreachable(error: unknown): boolean {
+  return isCancellation(error) || apiAway(error);
+}
+
+/** Why a failure ended the operation, when it calls for advice (see {@link WaitEnding}). */
+function waitEnding(error: unknown): WaitEnding | undefined {
   if (isCancellation(error)) return "cancelled";
   if (error instanceof WaitError && error.kind === "stuck") return "stuck";
+  if (apiAway(error)) return "unreachable";
   return undefined;
 }
 
 /** `error` with `advice` after its message (the original as its cause). */
-function advised(error: unknown, advice: (why: "stuck" | "cancelled") => string): unknown {
+function advised(error: unknown, advice: (why: WaitEnding) => string): unknown {
   const why = waitEnding(error);
   if (!why) return error;
   const failed = new Error(`${(error as Error).message}. ${advice(why)}`, { cause: error });
@@ -54,7 +59,7 @@ function advised(error: unknown, advice: (why: "stuck" | "cancelled") => string)
 }
 
 /**
- * Runs the delete `steps` of `resource`; a wait that failed stuck or cancelled says what it leaves
+ * Runs the delete `steps` of `resource`; a failure stuck, cancelled or without the API says what it leaves
  * (the resource stays in the stack) and what to do next.
  */
 export async function withDeleteAdvice(resource: string, steps: () => Promise<void>): Promise<void> {
@@ -70,8 +75,8 @@ export async function withDeleteAdvice(resource: string, steps: () => Promise<vo
  * resource as observed now (unless the API could not be reached: its retries would only delay
  * the error), else as last known ({@link PartialState}): never empty, so the next preview
  * compares the program with what was done and plans only what is left, never a replacement.
- * A wait that failed stuck or cancelled says, after its message, that the resource is kept and
- * what to do next.
+ * A wait that failed stuck, cancelled or without the API says, after its message, that the
+ * resource is kept and what to do next.
  */
 export async function withPartialState<T>(
   id: string,

@@ -14,6 +14,7 @@ import { type Found, adoptImported } from "./adopt";
 import { type CheckFailure, checkInputs, isUnknown, withoutPrintedValues } from "../fields/check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
+import type { HoldKind } from "./holds";
 import { DetailedDiffResult, type UnknownWord, diffResource } from "../fields/diff";
 import { API_WORDS_OUTPUT, PROJECT_INPUT, isAutoNamed, stateOf } from "../hidden";
 import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
@@ -126,7 +127,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     }) as Partial<O>;
   const secret = new Set(spec.secretOutputs);
   /** Records, for this run, that the resource of the call holds `id` (`holds.ts`). */
-  const hold = (id: string, how: "created" | "adopted" | "read" | "updated", call: CallContext) =>
+  const hold = (id: string, how: HoldKind, call: CallContext) =>
     runtime.holds?.()?.hold(spec.kind, id, how, call.name);
   /**
    * Outputs in the provider's words (I6): an input that replaces, whose observed value the
@@ -235,6 +236,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     // cannot be put in words never fails the diff.
     async diff(id, state, news, call) {
       const olds = given(state);
+      // I2: a resource of the program keeps its record, even when another resource of the stack,
+      // dropped from the program, has the same id (imported twice).
+      hold(id, "managed", call);
       const diff = diffResource(spec, olds, news);
       const name = call.name ?? String(olds.name ?? id);
       const progress = call.log;
@@ -314,6 +318,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const what = `${ops.create.what(want)} ${made} ${ops.recordId(created)}`;
       const status = (created as { status?: unknown }).status;
       progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
+      const unknown = adoption ? ops.create.adopted?.(want) : undefined;
+      if (unknown) progress(unknown);
       const state = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
       // From here the resource exists: a failure keeps it in the stack with the program's inputs
       // (I1), as observed now, else as the create's answer showed it.

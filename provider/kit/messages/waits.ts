@@ -63,19 +63,28 @@ export function cancelledBeforeMessage(what: string): string {
   return `cancelled (Ctrl-C) before ${what}: nothing was sent`;
 }
 
+/**
+ * Why a wait ended the operation, when that calls for advice: the resource stuck in a state, the
+ * run cancelled (Ctrl-C), or the API unreachable (its retries spent).
+ */
+export type WaitEnding = "stuck" | "cancelled" | "unreachable";
+
 /** What a failed create or update of `resource` (`service q1w2e3r4t5`) leaves, and what to do next. */
-export function keptAdvice(resource: string, why: "stuck" | "cancelled"): string {
+export function keptAdvice(resource: string, why: WaitEnding): string {
   const kept = `${resource} exists and stays in the stack with your inputs; nothing was deleted.`;
-  return why === "cancelled"
-    ? `${kept} Run \`pulumi up\` again to finish the job.`
-    : `${kept} Run \`pulumi up\` again to wait for it once more: the job is finished once it recovers. ` +
-        "If it does not, remove it from the program (or run `pulumi destroy`) to delete it.";
+  if (why === "cancelled") return `${kept} Run \`pulumi up\` again to finish the job.`;
+  if (why === "unreachable") return `${kept} Run \`pulumi up\` again once the API answers to finish the job.`;
+  return (
+    `${kept} Run \`pulumi up\` again to wait for it once more: the job is finished once it recovers. ` +
+    "If it does not, remove it from the program (or run `pulumi destroy`) to delete it."
+  );
 }
 
 /** What a failed delete of `resource` leaves, and what to do next. */
-export function deleteAdvice(resource: string, why: "stuck" | "cancelled"): string {
+export function deleteAdvice(resource: string, why: WaitEnding): string {
   const kept = `The delete of ${resource} may have been sent; it stays in the stack.`;
-  return why === "cancelled"
-    ? `${kept} Run the command again to finish the delete.`
-    : `${kept} Run the command again to wait once more, once the API shows it being deleted.`;
+  if (why === "cancelled") return `${kept} Run the command again to finish the delete.`;
+  if (why === "unreachable")
+    return `${kept} Run the command again once the API answers to finish the delete.`;
+  return `${kept} Run the command again to wait once more, once the API shows it being deleted.`;
 }

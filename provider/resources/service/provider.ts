@@ -122,6 +122,12 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
       `a service named "${want.name}" (${want.serviceType}, ${want.regionCode}) already exists in project ` +
       `${ref.projectId} with id ${found.service_id}`,
     otherwise: "choose another name",
+    adopted: (want) =>
+      want.password === undefined
+        ? `service ${want.name}: its initial password is unknown to this stack (the API gives it only to the ` +
+          "create that made it), so its connection outputs are null; give the service a `password` to set one " +
+          "(updatePassword)"
+        : undefined,
     // Nothing is created before the fork source and the VPC are known to fit.
     prepare: async (ctx, want) => {
       await checkForkSource(ctx, want);
