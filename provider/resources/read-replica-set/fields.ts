@@ -58,11 +58,14 @@ export const READ_REPLICA_SET_FIELDS = {
   ),
   /**
    * The service's current password (secret), for `connectionUri`: a set has no credentials of
-   * its own, and the API never returns a password. Default: when `serviceId` is a `Service` of
-   * the same program (`serviceId: db.serviceId`), that service's current password (its `password`,
-   * else its initial one), which the set follows as it changes, restated nowhere; for a service
-   * outside the program, give it here. Without one, `connectionUri` is null. Change: in place, no
-   * API call (only the URI changes).
+   * its own, and the API never returns a password. Default, with the package's own classes
+   * (`pulumi-managed-db`, `pulumi-managed-db/native`) and in a `ProductionDatabase`: when
+   * `serviceId` is a `Service` of the same program (`serviceId: db.serviceId`), that service's
+   * current password (its `password`, else its initial one), which the set follows as it changes,
+   * restated nowhere. Give it here for a service outside the program, and always through an SDK
+   * generated from the plugin's schema (any language, `@pulumi/mdb` included): the `password` the
+   * program gives the service, else `db.initialPassword`. Without one, `connectionUri` is null.
+   * Change: in place, no API call (only the URI changes).
    */
   // Kept as given: a password may start or end with spaces.
   password: setting(z.string({ message: "must be a string" }).min(1, "must not be empty").optional(), {
