@@ -204,6 +204,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+  // A failed fetch says why only in its cause (the connection refused, reset, ...).
+  const cause = error?.cause ? `\ncaused by: ${require("util").inspect(error.cause)}` : "";
+  process.stderr.write(`bench failed: ${error.stack ?? error}${cause}\n`);
   process.exit(1);
 });
