@@ -103,14 +103,7 @@ class Emulator {
 
   async call(method, url) {
     const auth = Buffer.from(`${KEYS.publicKey}:${KEYS.secretKey}`).toString("base64");
-    const send = () => fetch(url, { method, headers: { Authorization: `Basic ${auth}` } });
-    // The admin calls are idempotent: one more try when the connection failed (seen twice in four
-    // runs here, right after a long `up`; the emulator kept serving through six such ups probed
-    // on their own, so a kept-alive socket closing as it is reused is the likely cause).
-    const response = await send().catch((error) => {
-      if (error instanceof TypeError && error.message === "fetch failed") return send();
-      throw error;
-    });
+    const response = await fetch(url, { method, headers: { Authorization: `Basic ${auth}` } });
     const text = await response.text();
     if (response.status >= 400) throw new Error(`${method} ${url}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
