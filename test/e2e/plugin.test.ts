@@ -53,6 +53,16 @@ it("preview lists every resource as a create of its mdb:index type, and calls no
 it("up creates everything, with progress under each resource; a second preview is clean", async () => {
   const { stdout } = await ws.up();
   expect(stdout).toMatch(/mdb:index:Service \(db\):\n\s+\[mdb\] service db-\w{7} accepted as/);
+  // Pulumi prints a resource's last line beside its "created": it says the resource settled,
+  // not that it is still waiting.
+  expect(stdout).toMatch(/mdb:index:Service db created \([\d.]+s\) \[mdb\] service \w{10} is READY\n/);
+  expect(stdout).toMatch(
+    /mdb:index:ReadReplicaSet reads created \([\d.]+s\) \[mdb\] read replica set rrs-\w+ is active\n/,
+  );
+  expect(stdout).toMatch(
+    /mdb:index:VpcPeering peer created \([\d.]+s\) \[mdb\] VPC peering pcx-\w+ is active\n/,
+  );
+  expect(stdout).not.toMatch(/created \([\d.]+s\) .*waiting/);
   const outputs = await ws.outputs();
   expect(outputs.serviceName).toMatch(/^db-[0-9a-f]{7}$/);
   expect(outputs.endpoint).toEqual({ host: expect.any(String), port: 5432 });

@@ -259,8 +259,9 @@ describe("a cancelled run (Ctrl-C)", () => {
     const error = await deleting;
     expect(error.message).toMatch(
       new RegExp(
-        `^cancelled \\(Ctrl-C\\) while waiting for service ${state.id} to be deleted \\(.*\\)\\. The delete of ` +
-          `service ${state.id} may have been sent; it stays in the stack\\. Run the command again to finish the delete\\.$`,
+        `^cancelled \\(Ctrl-C\\) while waiting for service ${state.id} to be deleted \\(.*\\)\\. The API accepted ` +
+          `the delete of service ${state.id}; it stays in the stack until it is gone\\. ` +
+          `Run the command again to finish the delete\\.$`,
       ),
     );
     await emu.setTransitionMs(30);

@@ -88,7 +88,22 @@ describe("waitFor", () => {
       { what: "x", timeoutMs: 10_000, clock: fakeClock(), onProgress: (m) => lines.push(m) },
     );
     expect(value).toBe("READY");
-    expect(lines.map((l) => l.split(":")[1].trim().split(" ")[0])).toEqual(["QUEUED", "CONFIGURING"]);
+    expect(lines).toEqual([
+      "waiting for x: QUEUED after 100 ms",
+      "waiting for x: CONFIGURING after 1 s",
+      // The last line says it is over: Pulumi shows a resource's last line beside its row.
+      "done waiting for x (2 s)",
+    ]);
+  });
+
+  it("says nothing when the first look finds it settled", async () => {
+    const lines: string[] = [];
+    await waitFor(
+      async () => "READY",
+      () => ({ done: true }),
+      { what: "x", timeoutMs: 10_000, clock: fakeClock(), onProgress: (m) => lines.push(m) },
+    );
+    expect(lines).toEqual([]);
   });
 
   it("fails on a failed state, quoting it, and at the time limit, naming the last state", async () => {

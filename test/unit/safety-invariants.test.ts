@@ -13,7 +13,7 @@ import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
 import { RunHolds } from "../../provider/kit/lifecycle/holds";
 import { resourceProvider } from "../../provider/kit/lifecycle/provider";
 import { dynamicProvider } from "../../provider/adapters/dynamic/provider";
-import { PartialFailure, withPartialState } from "../../provider/kit/lifecycle/partial";
+import { PartialFailure, withDeleteAdvice, withPartialState } from "../../provider/kit/lifecycle/partial";
 import { REGISTRY } from "../../provider/resources/registry";
 import { ConfigRuntime } from "../../provider/runtime";
 import { providerWith, testRuntime } from "../helpers/runtime";
@@ -77,6 +77,36 @@ describe("I1: a partial failure is never recorded empty", () => {
     const error = await failWith(new Error("getService failed", { cause: unreachable }), observe);
     expect(observe).not.toHaveBeenCalled();
     expect(error.properties).toMatchObject({ name: "orders-db" });
+  });
+});
+
+describe("a delete cut off says whether the API had accepted it", () => {
+  const unreachable = () =>
+    new Error("deleteService failed", {
+      cause: Object.create(MdbApiError.prototype, { code: { value: "NETWORK_ERROR" } }),
+    });
+  const failed = (steps: (accepted: () => void) => Promise<void>) =>
+    withDeleteAdvice("service svc1", steps).catch((e: unknown) => (e as Error).message);
+
+  it("accepted, then the wait cut off: the API has it, the command again finishes it", async () => {
+    const message = await failed(async (accepted) => {
+      accepted();
+      throw unreachable();
+    });
+    expect(message).toBe(
+      "deleteService failed. The API accepted the delete of service svc1; it stays in the stack until it is gone. " +
+        "Run the command again once the API answers to finish the delete.",
+    );
+  });
+
+  it("the request itself unanswered: it may have been sent", async () => {
+    const message = await failed(async () => {
+      throw unreachable();
+    });
+    expect(message).toBe(
+      "deleteService failed. The delete of service svc1 may have been sent; it stays in the stack. " +
+        "Run the command again once the API answers to finish the delete.",
+    );
   });
 });
 

@@ -53,6 +53,8 @@ export interface DeleteOptions {
   blockedGraceMs?: number;
   /** Reports progress. */
   log(message: string): void;
+  /** Called once the API has accepted the delete (before the wait until the resource is gone). */
+  onAccepted?: () => void;
   /** Time and sleep. */
   clock: Clock;
   /** The run's cancellation: the wait ends at once when it aborts. */
@@ -81,6 +83,7 @@ export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
     : (await unlessGone(options.send().then(() => true))) === true;
   const look = options.look;
   if (!sent || !look) return;
+  options.onAccepted?.();
   await waitFor(
     async () => (await unlessGone(look())) as { status?: string } | undefined,
     (record) => (record === undefined ? { done: true } : judgeDeleting(record)),

@@ -59,14 +59,19 @@ function advised(error: unknown, advice: (why: WaitEnding) => string): unknown {
 }
 
 /**
- * Runs the delete `steps` of `resource`; a failure stuck, cancelled or without the API says what it leaves
- * (the resource stays in the stack) and what to do next.
+ * Runs the delete `steps` of `resource`, which call `accepted` once the API has answered the
+ * delete; a failure stuck, cancelled or without the API says what it leaves (the resource stays
+ * in the stack, its delete accepted or perhaps sent) and what to do next.
  */
-export async function withDeleteAdvice(resource: string, steps: () => Promise<void>): Promise<void> {
+export async function withDeleteAdvice(
+  resource: string,
+  steps: (accepted: () => void) => Promise<void>,
+): Promise<void> {
+  let accepted = false;
   try {
-    await steps();
+    await steps(() => (accepted = true));
   } catch (error) {
-    throw advised(error, (why) => deleteAdvice(resource, why));
+    throw advised(error, (why) => deleteAdvice(resource, why, accepted));
   }
 }
 

@@ -21,6 +21,7 @@ import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fie
 import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
+import { settledCreateLine } from "../messages/waits";
 import { change, describeChange, shown } from "../preview/lines";
 import { previewCalls } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
@@ -323,18 +324,20 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const state = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
       // From here the resource exists: a failure keeps it in the stack with the program's inputs
       // (I1), as observed now, else as the create's answer showed it.
-      return withPartialState(
-        id,
-        async () => ({ id, outs: state(await converge(ctx, created, want, memory)) }),
-        {
-          resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
-          observe: async () => {
-            const record = await ops.find(ctx.api, ctx.ref);
-            return record === undefined ? undefined : state(record);
-          },
-          known: () => state(created),
+      const resource = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
+      const settled = async () => {
+        const record = await converge(ctx, created, want, memory);
+        if (ops.settle) progress(settledCreateLine(resource, (record as { status?: unknown }).status));
+        return { id, outs: state(record) };
+      };
+      return withPartialState(id, settled, {
+        resource,
+        observe: async () => {
+          const record = await ops.find(ctx.api, ctx.ref);
+          return record === undefined ? undefined : state(record);
         },
-      );
+        known: () => state(created),
+      });
     },
 
     async read(id, props, call) {
@@ -399,7 +402,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const api = ctx.api;
       const what = `${spec.label} ${ownId(spec.id, ref)}`;
       refuseIfCancelled(ctx.signal, `deleting ${what}`);
-      await withDeleteAdvice(what, async () => {
+      await withDeleteAdvice(what, async (accepted) => {
         await ops.beforeRemove?.(ctx, props);
         await deleteAndWaitGone({
           ...ctx,
@@ -409,6 +412,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           timeoutMs: limitOf(call, "delete"),
           whileInUse: ops.whileInUse,
           blockers: ops.blockers && (async () => (await ops.blockers?.(api, ref)) ?? []),
+          onAccepted: accepted,
         });
       });
       holds?.release(spec.kind, id, call.name);

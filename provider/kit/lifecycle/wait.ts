@@ -12,6 +12,7 @@ import { type Clock, REAL_CLOCK } from "../context";
 import {
   cancelledWaitMessage,
   formatDuration,
+  settledLine,
   statusLine,
   stuckMessage,
   unexpectedLine,
@@ -112,7 +113,8 @@ export const TRANSIENT_LOOK_FAILURES = 3;
 
 /**
  * Calls `look` until `judge` says done, and returns the last value looked at; shows each new
- * state as it comes (and again every `progressEveryMs`). Throws {@link WaitError} on a failed
+ * state as it comes (and again every `progressEveryMs`), and, when it showed any, that it is done
+ * ({@link settledLine}: Pulumi shows a resource's last line beside its row). Throws {@link WaitError} on a failed
  * state, when `timeoutMs` passes, or when the resource stays `unexpectedLimitMs` in a row in
  * statuses the wait does not expect; {@link CancelledError} as soon as `signal` aborts. A look
  * that fails transiently ({@link MdbApiError.isTransient}) is reported as progress and made again
@@ -133,6 +135,11 @@ export async function waitFor<T>(
   let lastState: string | undefined;
   let lastReason: string | undefined;
   let lastReport = start;
+  let reported = false;
+  const report = (line: string) => {
+    reported = true;
+    options.onProgress?.(line);
+  };
   let failedLooks = 0;
   let unexpectedSince: number | undefined;
   const cancelled = () => new CancelledError(cancelledWaitMessage(what, lastState, clock.now() - start));
@@ -154,18 +161,21 @@ export async function waitFor<T>(
       const transient = error instanceof MdbApiError && error.isTransient;
       if (!transient || ++failedLooks >= TRANSIENT_LOOK_FAILURES || clock.now() - start >= options.timeoutMs)
         throw error;
-      options.onProgress?.(`waiting for ${what}: a look failed (${(error as Error).message}); looking again`);
+      report(`waiting for ${what}: a look failed (${(error as Error).message}); looking again`);
       continue;
     }
     const verdict = judge(value);
     if ("failed" in verdict) throw new WaitError("failed", `${what}: failed: ${verdict.failed}`, lastState);
-    if (verdict.done) return value;
+    if (verdict.done) {
+      if (reported) report(settledLine(what, clock.now() - start));
+      return value;
+    }
     const now = clock.now();
     const elapsed = now - start;
     const reason = verdict.unexpected;
     unexpectedSince = reason === undefined ? undefined : (unexpectedSince ?? now);
     if (verdict.state !== lastState || reason !== lastReason || now - lastReport >= progressEvery) {
-      options.onProgress?.(
+      report(
         reason === undefined
           ? statusLine(what, verdict.state, elapsed)
           : unexpectedLine(what, verdict.state, reason, elapsed, unexpectedLimit),

@@ -21,6 +21,23 @@ export function statusLine(what: string, state: string, elapsedMs: number): stri
 }
 
 /**
+ * The last progress line of a wait that reported progress and then settled: `done waiting for
+ * service x to be READY (12 s)`. Pulumi shows a resource's last line beside its row, so without
+ * it a finished resource would still read "waiting".
+ */
+export function settledLine(what: string, elapsedMs: number): string {
+  return `done waiting for ${what} (${formatDuration(elapsedMs)})`;
+}
+
+/**
+ * The last line of a create that said it waits until the resource settles, once it has and every
+ * step after it is made: `service q1w2e3r4t5 is READY`.
+ */
+export function settledCreateLine(resource: string, status: unknown): string {
+  return status === undefined ? `${resource} is ready` : `${resource} is ${String(status)}`;
+}
+
+/**
  * The progress line of a status the wait does not expect: what it is, the API's reason
  * (`apiReason`), and how long the wait bears it.
  */
@@ -80,9 +97,14 @@ export function keptAdvice(resource: string, why: WaitEnding): string {
   );
 }
 
-/** What a failed delete of `resource` leaves, and what to do next. */
-export function deleteAdvice(resource: string, why: WaitEnding): string {
-  const kept = `The delete of ${resource} may have been sent; it stays in the stack.`;
+/**
+ * What a failed delete of `resource` leaves, and what to do next; `accepted` when the API had
+ * answered the delete (the wait for the resource to be gone ended), else it may have been sent.
+ */
+export function deleteAdvice(resource: string, why: WaitEnding, accepted = false): string {
+  const kept = accepted
+    ? `The API accepted the delete of ${resource}; it stays in the stack until it is gone.`
+    : `The delete of ${resource} may have been sent; it stays in the stack.`;
   if (why === "cancelled") return `${kept} Run the command again to finish the delete.`;
   if (why === "unreachable")
     return `${kept} Run the command again once the API answers to finish the delete.`;
