@@ -18,10 +18,13 @@
  */
 import { nativeClass } from "./adapters/plugin/construct/classes";
 import { type ChildClasses, ProductionDatabase as ComponentBase } from "./components/production-database";
-import { READ_REPLICA_SET } from "./resources/read-replica-set/fields";
-import { SERVICE } from "./resources/service/fields";
-import { VPC } from "./resources/vpc/fields";
-import { VPC_PEERING } from "./resources/vpc-peering/fields";
+import { READ_REPLICA_SET, type READ_REPLICA_SET_FIELDS } from "./resources/read-replica-set/fields";
+import { SERVICE, type SERVICE_FIELDS } from "./resources/service/fields";
+import { VPC, type VPC_FIELDS } from "./resources/vpc/fields";
+import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./resources/vpc-peering/fields";
+
+import type { ProgramClass } from "./program-resource";
+import type * as main from "./index";
 
 export * from "./index";
 
@@ -30,30 +33,36 @@ export * from "./index";
  * PAUSED) before reporting outputs. `password`, `initialPassword` and the connection outputs are
  * secret outputs. Import with the service id.
  */
-export const Service = nativeClass(SERVICE);
+export const Service: ProgramClass<typeof SERVICE_FIELDS, main.ServiceArgs, main.Service> =
+  nativeClass(SERVICE);
 /** A {@link Service} resource. */
-export type Service = InstanceType<typeof Service>;
+export type Service = main.Service;
 
 /**
  * A read replica set of a service, type `mdb:index:ReadReplicaSet`. Its password follows its
  * service's when the program sets none. Import with `serviceId/replicaSetId`.
  */
-export const ReadReplicaSet = nativeClass(READ_REPLICA_SET);
+export const ReadReplicaSet: ProgramClass<
+  typeof READ_REPLICA_SET_FIELDS,
+  main.ReadReplicaSetArgs,
+  main.ReadReplicaSet
+> = nativeClass(READ_REPLICA_SET);
 /** A {@link ReadReplicaSet} resource. */
-export type ReadReplicaSet = InstanceType<typeof ReadReplicaSet>;
+export type ReadReplicaSet = main.ReadReplicaSet;
 
 /** A VPC, type `mdb:index:Vpc`. Import with the VPC id. */
-export const Vpc = nativeClass(VPC);
+export const Vpc: ProgramClass<typeof VPC_FIELDS, main.VpcArgs, main.Vpc> = nativeClass(VPC);
 /** A {@link Vpc} resource. */
-export type Vpc = InstanceType<typeof Vpc>;
+export type Vpc = main.Vpc;
 
 /**
  * A peering of a VPC with a VPC of the peer's cloud account, type `mdb:index:VpcPeering`. Waits
  * until the peering is active. Import with `vpcId/peeringId`.
  */
-export const VpcPeering = nativeClass(VPC_PEERING);
+export const VpcPeering: ProgramClass<typeof VPC_PEERING_FIELDS, main.VpcPeeringArgs, main.VpcPeering> =
+  nativeClass(VPC_PEERING);
 /** A {@link VpcPeering} resource. */
-export type VpcPeering = InstanceType<typeof VpcPeering>;
+export type VpcPeering = main.VpcPeering;
 
 /**
  * The production bundle, type `mdb:index:ProductionDatabase`, with the native types as its

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import type { AnyInputRow, FieldTable, ValueOf } from "./kit/fields/field-table";
+import type { FieldTable, ValueOf } from "./kit/fields/field-table";
 import type { PlainMark } from "./kit/fields/type-facts";
 
 /** An input as a program may give it: a value, an Output, or an object or array of those. */
@@ -19,22 +19,27 @@ type DefinedInputs<T> = [T] extends [readonly (infer E)[]]
     ? pulumi.Input<{ [K in keyof T]: Inputs<T[K]> }>
     : pulumi.Input<T>;
 
-/** The args of a resource class: each input as a program writes it; optional when it may be absent. */
+/**
+ * The args of a resource class: each input as a program writes it; optional when it may be absent.
+ * Rows are told apart by their `role` and read through their zod type's `_zod.input` directly:
+ * structural checks against zod's classes cost a user's compiler tens of thousands of type
+ * instantiations per class (`tsc --extendedDiagnostics`).
+ */
 export type ArgsOf<F extends FieldTable> = {
-  [K in keyof F as F[K] extends AnyInputRow ? (MayOmit<F[K]> extends true ? never : K) : never]: ArgOf<F[K]>;
+  [K in keyof F as F[K] extends InputRole ? (MayOmit<F[K]> extends true ? never : K) : never]: Inputs<
+    InputOf<F[K]>
+  >;
 } & {
-  [K in keyof F as F[K] extends AnyInputRow ? (MayOmit<F[K]> extends true ? K : never) : never]?: ArgOf<F[K]>;
+  [K in keyof F as F[K] extends InputRole ? (MayOmit<F[K]> extends true ? K : never) : never]?: Inputs<
+    InputOf<F[K]>
+  >;
 };
+/** What an input row has that an output row has not. */
+type InputRole = { readonly role: "input" };
 /** True when a program may leave the input out: it has a default, is optional, or is a generated name. */
-type MayOmit<Rw> = Rw extends { generated: true }
-  ? true
-  : Rw extends { readonly type: infer Z extends z.ZodType }
-    ? undefined extends z.input<Z>
-      ? true
-      : false
-    : false;
-/** An input as a program gives it. */
-type ArgOf<Rw> = Rw extends { readonly type: infer Z extends z.ZodType } ? Inputs<z.input<Z>> : never;
+type MayOmit<Rw> = Rw extends { generated: true } ? true : undefined extends InputOf<Rw> ? true : false;
+/** The value a program gives for row `Rw`: its zod type's input (what `z.input` reads). */
+type InputOf<Rw> = Rw extends { readonly type: { readonly _zod: { readonly input: infer I } } } ? I : never;
 
 /**
  * The class's properties: every row as a `pulumi.Output`; a row the resource may not have is

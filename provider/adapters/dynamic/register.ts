@@ -13,7 +13,7 @@ import { AUTO_NAMED_INPUT } from "../../kit/hidden";
 import { autoName } from "../../kit/fields/naming";
 import type { FieldTable, ResourceDefinition } from "../../kit/fields/field-table";
 import { type ResourceSpec, specOf } from "../../kit/spec";
-import type { ArgsOf } from "../../program-types";
+import type { ArgsOf, OutputProps } from "../../program-types";
 import { IMPORT_INPUT, PROVIDER_INPUT, RESOURCE_NAME_INPUT, TIMEOUTS_INPUT } from "./hidden";
 import { dynamicTypeToken } from "../../type-tokens";
 import { type ProgramClass, ProgramResource, withOutputs } from "../../program-resource";
@@ -80,8 +80,15 @@ export abstract class SpecResource extends ProgramResource {
   }
 }
 
-/** A resource class made by {@link resourceClass}: `new Service(name, args, opts)`. */
-export type ResourceClass<F extends FieldTable> = ProgramClass<F>;
+/**
+ * A resource class made by {@link resourceClass}: `new Service(name, args, opts)`; `A` names its
+ * args and `I` its instances (see {@link ProgramClass}).
+ */
+export type ResourceClass<
+  F extends FieldTable,
+  A = ArgsOf<F>,
+  I = ProgramResource & OutputProps<F>,
+> = ProgramClass<F, A, I>;
 
 /**
  * The class of the resource `def` declares: its args and properties are those of its field

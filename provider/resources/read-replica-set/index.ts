@@ -5,8 +5,9 @@
  * `dist/provider/resources/read-replica-set`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ArgsOf } from "../../program-types";
-import { resourceClass } from "../../adapters/dynamic/register";
+import type { ArgsOf, OutputProps } from "../../program-types";
+import type { ProgramResource } from "../../program-resource";
+import { type ResourceClass, resourceClass } from "../../adapters/dynamic/register";
 import { READ_REPLICA_SET, type READ_REPLICA_SET_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
@@ -15,13 +16,17 @@ export const impl = legacyEntry(() =>
 );
 
 /** Inputs of a {@link ReadReplicaSet}. */
-export type ReadReplicaSetArgs = ArgsOf<typeof READ_REPLICA_SET_FIELDS>;
+export interface ReadReplicaSetArgs extends ArgsOf<typeof READ_REPLICA_SET_FIELDS> {}
 
 /**
  * A read replica set of a service. Creation waits until the service is READY and the set is
  * active. The Pulumi id is `serviceId/replicaSetId`; import with that id (or
  * `projectId/serviceId/replicaSetId`).
  */
-export const ReadReplicaSet = resourceClass(READ_REPLICA_SET);
+export const ReadReplicaSet: ResourceClass<
+  typeof READ_REPLICA_SET_FIELDS,
+  ReadReplicaSetArgs,
+  ReadReplicaSet
+> = resourceClass(READ_REPLICA_SET);
 /** A {@link ReadReplicaSet} resource. */
-export type ReadReplicaSet = InstanceType<typeof ReadReplicaSet>;
+export interface ReadReplicaSet extends ProgramResource, OutputProps<typeof READ_REPLICA_SET_FIELDS> {}

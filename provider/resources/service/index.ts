@@ -6,8 +6,9 @@
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
 import type * as pulumi from "@pulumi/pulumi";
-import type { ArgsOf } from "../../program-types";
-import { resourceClass } from "../../adapters/dynamic/register";
+import type { ArgsOf, OutputProps } from "../../program-types";
+import type { ProgramResource } from "../../program-resource";
+import { type ResourceClass, resourceClass } from "../../adapters/dynamic/register";
 import { SERVICE, type SERVICE_FIELDS, type ForkFrom } from "./fields";
 
 export type { FinalForkOptions, ResourceOutput } from "./fields";
@@ -17,7 +18,7 @@ export type { EndpointOutput } from "../../kit/fields/outputs";
 export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(SERVICE.kind));
 
 /** Inputs of a {@link Service}. */
-export type ServiceArgs = ArgsOf<typeof SERVICE_FIELDS>;
+export interface ServiceArgs extends ArgsOf<typeof SERVICE_FIELDS> {}
 
 /** Where a forked service comes from, as a program gives it (see {@link ServiceArgs.forkFrom}). */
 export type ForkFromArgs = { [K in keyof ForkFrom]: pulumi.Input<ForkFrom[K]> };
@@ -27,6 +28,6 @@ export type ForkFromArgs = { [K in keyof ForkFrom]: pulumi.Input<ForkFrom[K]> };
  * reporting outputs. `password`, `initialPassword` and the connection outputs
  * (`connectionUri`, `poolerConnectionUri`, `vpcConnectionUri`, `pgEnv`) are secret outputs.
  */
-export const Service = resourceClass(SERVICE);
+export const Service: ResourceClass<typeof SERVICE_FIELDS, ServiceArgs, Service> = resourceClass(SERVICE);
 /** A {@link Service} resource. */
-export type Service = InstanceType<typeof Service>;
+export interface Service extends ProgramResource, OutputProps<typeof SERVICE_FIELDS> {}

@@ -5,15 +5,16 @@
  * `dist/provider/resources/vpc-peering`, and call its `impl`. Never move, rename or remove it.
  */
 import { type HostModule, legacyEntry } from "../../pulumi-contract/provider-text";
-import type { ArgsOf } from "../../program-types";
-import { resourceClass } from "../../adapters/dynamic/register";
+import type { ArgsOf, OutputProps } from "../../program-types";
+import type { ProgramResource } from "../../program-resource";
+import { type ResourceClass, resourceClass } from "../../adapters/dynamic/register";
 import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
 
 /** The provider of 0.1.0 stacks (see above). */
 export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(VPC_PEERING.kind));
 
 /** Inputs of a {@link VpcPeering}. Every change replaces the peering (the old one is deleted first). */
-export type VpcPeeringArgs = ArgsOf<typeof VPC_PEERING_FIELDS>;
+export interface VpcPeeringArgs extends ArgsOf<typeof VPC_PEERING_FIELDS> {}
 
 /**
  * A peering from a VPC to a peer VPC of another account. Creation waits until it is active;
@@ -21,6 +22,7 @@ export type VpcPeeringArgs = ArgsOf<typeof VPC_PEERING_FIELDS>;
  * `pulumi up`). Replacements always delete the old peering first. The Pulumi id is
  * `vpcId/peeringId`; import with that id (or `projectId/vpcId/peeringId`).
  */
-export const VpcPeering = resourceClass(VPC_PEERING);
+export const VpcPeering: ResourceClass<typeof VPC_PEERING_FIELDS, VpcPeeringArgs, VpcPeering> =
+  resourceClass(VPC_PEERING);
 /** A {@link VpcPeering} resource. */
-export type VpcPeering = InstanceType<typeof VpcPeering>;
+export interface VpcPeering extends ProgramResource, OutputProps<typeof VPC_PEERING_FIELDS> {}
