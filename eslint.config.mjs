@@ -12,9 +12,6 @@ export default tseslint.config(
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-require-imports": "off",
-      // `interface ServiceArgs extends ArgsOf<...> {}` gives an inferred type a name that a
-      // user's compiler prints in its messages.
-      "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }],
     },
   },
   {

@@ -49,9 +49,9 @@ watchRegistration(ProgramResource.prototype);
 
 /**
  * A resource class of this package: `new Service(name, args, opts)`, its args and properties
- * those of its field table `F` (with the rows' docs). `A` is the args' exported name (an
- * interface over {@link ArgsOf}, `ServiceArgs`) and `I` its instances' (`Service`), which a
- * user's compiler and editor then print instead of the table's type.
+ * those of its field table `F` (with the rows' docs). `A` is the args' exported type
+ * (`ServiceArgs`, one object type over {@link ArgsOf}) and `I` its instances' (`Service`), which a
+ * user's compiler and editor then name instead of printing the table's type.
  */
 export type ProgramClass<F extends FieldTable, A = ArgsOf<F>, I = ProgramResource & OutputProps<F>> = new (
   name: string,

@@ -96,7 +96,9 @@ export const productionDatabaseArgs = z.object({
 export type ProductionDatabasePeeringArgs = ArgsOfObject<typeof productionDatabasePeering>;
 
 /** Inputs of a production database. Give exactly one of `cidr` and `vpcId`. */
-export type ProductionDatabaseArgs = ArgsOfObject<typeof productionDatabaseArgs>;
+export type ProductionDatabaseArgs = {
+  [K in keyof ArgsOfObject<typeof productionDatabaseArgs>]: ArgsOfObject<typeof productionDatabaseArgs>[K];
+};
 
 /** What a production database registers as its outputs (its state in the stack). */
 export const productionDatabaseOutputs = z.object({

@@ -16,7 +16,9 @@ export const impl = legacyEntry(() =>
 );
 
 /** Inputs of a {@link ReadReplicaSet}. */
-export interface ReadReplicaSetArgs extends ArgsOf<typeof READ_REPLICA_SET_FIELDS> {}
+export type ReadReplicaSetArgs = {
+  [K in keyof ArgsOf<typeof READ_REPLICA_SET_FIELDS>]: ArgsOf<typeof READ_REPLICA_SET_FIELDS>[K];
+};
 
 /**
  * A read replica set of a service. Creation waits until the service is READY and the set is

@@ -18,7 +18,7 @@ export type { EndpointOutput } from "../../kit/fields/outputs";
 export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(SERVICE.kind));
 
 /** Inputs of a {@link Service}. */
-export interface ServiceArgs extends ArgsOf<typeof SERVICE_FIELDS> {}
+export type ServiceArgs = { [K in keyof ArgsOf<typeof SERVICE_FIELDS>]: ArgsOf<typeof SERVICE_FIELDS>[K] };
 
 /** Where a forked service comes from, as a program gives it (see {@link ServiceArgs.forkFrom}). */
 export type ForkFromArgs = { [K in keyof ForkFrom]: pulumi.Input<ForkFrom[K]> };

@@ -14,7 +14,9 @@ import { VPC_PEERING, type VPC_PEERING_FIELDS } from "./fields";
 export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(VPC_PEERING.kind));
 
 /** Inputs of a {@link VpcPeering}. Every change replaces the peering (the old one is deleted first). */
-export interface VpcPeeringArgs extends ArgsOf<typeof VPC_PEERING_FIELDS> {}
+export type VpcPeeringArgs = {
+  [K in keyof ArgsOf<typeof VPC_PEERING_FIELDS>]: ArgsOf<typeof VPC_PEERING_FIELDS>[K];
+};
 
 /**
  * A peering from a VPC to a peer VPC of another account. Creation waits until it is active;

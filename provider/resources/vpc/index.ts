@@ -14,7 +14,7 @@ import { VPC, type VPC_FIELDS } from "./fields";
 export const impl = legacyEntry(() => (require("../../host") as HostModule).providerOf(VPC.kind));
 
 /** Inputs of a {@link Vpc}. */
-export interface VpcArgs extends ArgsOf<typeof VPC_FIELDS> {}
+export type VpcArgs = { [K in keyof ArgsOf<typeof VPC_FIELDS>]: ArgsOf<typeof VPC_FIELDS>[K] };
 
 /**
  * A VPC. Created at once. Deleting waits (up to the delete timeout) while the services or
