@@ -105,6 +105,28 @@ afterEach(async () => {
   await emu.setTransitionMs(30);
 });
 
+describe("the last line of a create", () => {
+  it("says the resource settled, once: the wait's own end, else the status it settled in", async () => {
+    await emu.setTransitionMs(800);
+    const slow = await (await run()).create(program());
+    // The wait showed progress, so its end is the last line (Pulumi prints it beside "created").
+    expect(lines.filter((l) => /^waiting for service /.test(l)).length).toBeGreaterThan(0);
+    expect(lines[lines.length - 1]).toMatch(
+      new RegExp(`^done waiting for service ${slow.id} to be READY \\(\\d+ s\\)$`),
+    );
+    expect(lines.filter((l) => l === `service ${slow.id} is READY`)).toEqual([]);
+
+    lines.length = 0;
+    await emu.setTransitionMs(0);
+    const quick = await (await run()).create(program({ name: "quick-db" }));
+    // Settled before the first look: no progress, so the create says where it ended.
+    expect(lines).toEqual([
+      `service quick-db accepted as ${quick.id} (QUEUED); waiting until it settles`,
+      `service ${quick.id} is READY`,
+    ]);
+  });
+});
+
 describe("a status the wait does not expect", () => {
   it.each([
     [

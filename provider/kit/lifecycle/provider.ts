@@ -15,14 +15,15 @@ import { type CheckFailure, checkInputs, isUnknown, withoutPrintedValues } from 
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import type { HoldKind } from "./holds";
-import { DetailedDiffResult, type UnknownWord, diffResource } from "../fields/diff";
+import { DetailedDiffResult, diffResource } from "../fields/diff";
 import { API_WORDS_OUTPUT, PROJECT_INPUT, isAutoNamed, stateOf } from "../hidden";
 import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
 import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
-import { settledCreateLine } from "../messages/waits";
-import { change, describeChange, shown } from "../preview/lines";
+import { isSettledLine, settledCreateLine } from "../messages/waits";
+import { change, describeChange } from "../preview/lines";
+import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
 import { withDeleteAdvice, withPartialState } from "./partial";
@@ -293,14 +294,18 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     },
 
     async create(inputs, call) {
-      const progress = call.log;
+      let last: string | undefined; // the last progress line, to end with one saying it settled
+      const progress = (line: string) => call.log((last = line));
       const want = parse(inputs);
       const wanted = want as Props;
       const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
       const projectId = await resolveProjectId(wanted.projectId as string | undefined);
       const parent = { ...parents, projectId } as ResourceRef<P>;
       let adoption = false;
-      const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), call);
+      const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), {
+        ...call,
+        log: progress,
+      });
       refuseIfCancelled(base.signal, `creating ${ops.create.what(want)}`);
       await ops.create.prepare?.(base, want);
       const created = await createOnce(ops.create, {
@@ -327,7 +332,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const resource = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
       const settled = async () => {
         const record = await converge(ctx, created, want, memory);
-        if (ops.settle) progress(settledCreateLine(resource, (record as { status?: unknown }).status));
+        if (ops.settle && !isSettledLine(last))
+          progress(settledCreateLine(resource, (record as { status?: unknown }).status));
         return { id, outs: state(record) };
       };
       return withPartialState(id, settled, {
@@ -419,29 +425,4 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     },
   };
   return provider;
-}
-
-/**
- * The preview's warnings for observed values in words the provider does not know (I6): the
- * diff left them alone (`unknownWords`), or the state kept the program's value beside them.
- */
-function unknownWordWarnings(
-  name: string,
-  unknown: readonly UnknownWord[],
-  olds: Props,
-  news: Props,
-): string[] {
-  const lines = unknown.map(
-    ({ property, value }) =>
-      `${name}: warning: the API reports ${property} ${value === undefined ? "(none)" : JSON.stringify(value)}, ` +
-      `which this provider does not know; no replacement is planned for it (the program says ${shown(news[property])})`,
-  );
-  const kept = (olds[API_WORDS_OUTPUT] ?? {}) as Props;
-  for (const [property, value] of Object.entries(kept))
-    if (!unknown.some((u) => u.property === property))
-      lines.push(
-        `${name}: warning: the API reports ${property} ${JSON.stringify(value)}, which this provider does not ` +
-          `know; the stack keeps ${shown(olds[property])}, and only a change of ${property} in the program replaces it`,
-      );
-  return lines;
 }

@@ -29,9 +29,15 @@ export function settledLine(what: string, elapsedMs: number): string {
   return `done waiting for ${what} (${formatDuration(elapsedMs)})`;
 }
 
+/** True when `line` is a {@link settledLine}: the last thing said was that a wait is over. */
+export function isSettledLine(line: string | undefined): boolean {
+  return line?.startsWith("done waiting for ") === true;
+}
+
 /**
  * The last line of a create that said it waits until the resource settles, once it has and every
- * step after it is made: `service q1w2e3r4t5 is READY`.
+ * step after it is made, unless its last line already said a wait is over ({@link isSettledLine}):
+ * `service q1w2e3r4t5 is READY`.
  */
 export function settledCreateLine(resource: string, status: unknown): string {
   return status === undefined ? `${resource} is ready` : `${resource} is ${String(status)}`;
