@@ -149,12 +149,9 @@ export type SecretName<F extends FieldTable> = {
   string;
 
 /** A row's type as an output: its own, or its `outputType` for an input whose output differs. */
-export type OutputTypeOf<Rw> = Rw extends {
-  readonly role: "input";
-  readonly outputType: infer OZ extends z.ZodType;
-}
+export type OutputTypeOf<Rw> = Rw extends { readonly role: "input"; readonly outputType: infer OZ }
   ? OZ
-  : Rw extends { readonly role: "output"; readonly type: infer Z extends z.ZodType }
+  : Rw extends { readonly role: "output"; readonly type: infer Z }
     ? Z
     : never;
 
