@@ -6,7 +6,7 @@
  * are inferred from; and the four classes cost a bounded number of type instantiations
  * (deterministic, unlike time), and so do the functions. For scale, the bench's program of 200
  * resources took 98,898 before the args were read through the rows' `_zod.input` (a `tsc` check
- * time of about 1 s), 5,565 after, and 200 trivial dynamic resources take 583; five calls of
+ * time of about 1 s), 4,915 after, and 200 trivial dynamic resources take 583; five calls of
  * functions took 88,461 (2.5 s) before the results' rows were read without a constraint, 8,044
  * (0.3 s) after.
  */

@@ -176,14 +176,7 @@ type Optionals<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K]
 };
 
 /** The value of a row in the outputs: its output type's. */
-export type ValueOf<Rw> = Rw extends {
-  readonly role: "input";
-  readonly outputType: infer OZ extends z.ZodType;
-}
-  ? z.output<OZ>
-  : Rw extends { readonly role: "output"; readonly type: infer Z extends z.ZodType }
-    ? z.output<Z>
-    : never;
+export type ValueOf<Rw> = z.output<OutputTypeOf<Rw>>;
 
 /** The outputs the provider reports: every row, as observed (an output may be absent). */
 export type OutputsOf<F extends FieldTable> = Optionals<{ [K in keyof F]: ValueOf<F[K]> }>;
