@@ -186,4 +186,26 @@ describe("deletes refused because of blockers", () => {
       ),
     );
   });
+  it("a delete refused while in use, then awaited, says each wait's own end", async () => {
+    const whileInUse = { poll: { initialMs: 10, maxMs: 20, factor: 2, jitter: 0 }, advice: "Free it" };
+    let refusals = 2;
+    let looks = 3;
+    const lines: string[] = [];
+    await deleteAndWaitGone({
+      ...IO,
+      log: (line) => lines.push(line),
+      what: "thing t-1",
+      send: async () => {
+        if (refusals-- > 0) throw conflict();
+      },
+      look: async () => (looks-- > 0 ? { status: "DELETING" } : undefined),
+      timeoutMs: 60_000,
+      whileInUse,
+    });
+    expect(lines[0]).toMatch(/^waiting for the API to accept the delete of thing t-1: still in use/);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^done waiting for the API to accept the delete of thing t-1 \(/),
+    );
+    expect(lines[lines.length - 1]).toMatch(/^done waiting for thing t-1 to be deleted \(/);
+  });
 });

@@ -129,7 +129,10 @@ async function sendWhileInUse(options: DeleteOptions, whileInUse: WhileInUse): P
       },
       (why) => (why === "" ? { done: true } : { done: false, state: why }),
       {
-        what: `${options.what} to be deleted`,
+        // Accepted is deleted only for what is removed at once; the rest has its own wait after.
+        what: options.look
+          ? `the API to accept the delete of ${options.what}`
+          : `${options.what} to be deleted`,
         timeoutMs: options.timeoutMs,
         poll: whileInUse.poll,
         onProgress: options.log,

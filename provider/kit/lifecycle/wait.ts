@@ -113,13 +113,13 @@ export const TRANSIENT_LOOK_FAILURES = 3;
 
 /**
  * Calls `look` until `judge` says done, and returns the last value looked at; shows each new
- * state as it comes (and again every `progressEveryMs`), and, when it showed any, that it is done
- * ({@link settledLine}: Pulumi shows a resource's last line beside its row). Throws {@link WaitError} on a failed
- * state, when `timeoutMs` passes, or when the resource stays `unexpectedLimitMs` in a row in
- * statuses the wait does not expect; {@link CancelledError} as soon as `signal` aborts. A look
- * that fails transiently ({@link MdbApiError.isTransient}) is reported as progress and made again
- * at the next tick, up to {@link TRANSIENT_LOOK_FAILURES} in a row; any other error thrown by
- * `look` ends the wait.
+ * state as it comes (and again every `progressEveryMs`), and, when it showed any, that it is
+ * done ({@link settledLine}: Pulumi shows a resource's last line beside its row). Throws
+ * {@link WaitError} on a failed state, when `timeoutMs` passes, or when the resource stays
+ * `unexpectedLimitMs` in a row in statuses the wait does not expect; {@link CancelledError} as
+ * soon as `signal` aborts. A look that fails transiently ({@link MdbApiError.isTransient}) is
+ * reported as progress and made again at the next tick, up to {@link TRANSIENT_LOOK_FAILURES} in
+ * a row; any other error thrown by `look` ends the wait.
  */
 export async function waitFor<T>(
   look: () => Promise<T>,
