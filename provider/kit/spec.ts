@@ -21,6 +21,7 @@ import {
 import type { IdShape, ResourceRef } from "./fields/ids";
 import type { PlannedCall } from "./preview/lines";
 import type { Step } from "./lifecycle/steps";
+import type { RecordPhase } from "./lifecycle/statuses";
 import type { CheckFailure } from "./fields/check";
 
 /** Inputs or outputs as the engine passes them. */
@@ -177,6 +178,11 @@ export interface ResourceOps<I, O, R, P extends string> {
   remember?(from: { olds?: Props; want?: I; created?: R }): Partial<O>;
   /** Waits until the record settles after a create or before an update. Absent: it is synchronous. */
   settle?(ctx: OpContext<P>, record: R): Promise<R>;
+  /**
+   * Where the record's status stands (`statuses.ts`), so a read (refresh, import) says when what
+   * it records has not settled. Absent: records are always settled.
+   */
+  phase?(record: R): RecordPhase;
   /**
    * Waits after an asynchronous step (see `steps.ts`) until the record is in `target` (its
    * settled state when absent) and `until` holds.

@@ -80,7 +80,7 @@ describe.each(SIGINT_RUNS)("SIGINT during a service's create ($face, run $run)",
         expect(exit).not.toBe(0);
         expect(took).toBeLessThan(5_000);
         expect(output).toMatch(
-          /cancelled \(Ctrl-C\) while waiting for service \S+ to be READY \(after \d+ (ms|s), last status QUEUED\)\. service \S+ exists and stays in the stack with your inputs; nothing was deleted\. Run `pulumi up` again to finish the job\./,
+          /cancelled \(Ctrl-C\) while waiting for service \S+ to be READY \(after \d+(\.\d)? (ms|s), last status QUEUED\)\. service \S+ exists and stays in the stack with your inputs; nothing was deleted\. Run `pulumi up` again to finish the job\./,
         );
 
         // The service is in the state with the program's inputs, nothing pending.

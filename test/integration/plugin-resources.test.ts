@@ -215,3 +215,31 @@ describe("each type, as the engine drives it", () => {
     });
   });
 });
+
+it("Read (import) of a service the API is still creating records it as it is, and says so under its URN", async () => {
+  const made = await emu.withTransitionMs(
+    () =>
+      emu.api<{ service_id: string; status: string }>("POST", `${emu.projectPath}/services`, {
+        name: "arriving",
+        addons: ["time-series"],
+        region_code: "us-east-1",
+        cpu_millis: 1000,
+        memory_gbs: 4,
+      }),
+    1_500,
+  );
+  const id = made.body.service_id;
+  plugin.logs.length = 0;
+  const read = await plugin.read("mdb:index:Service", "arriving", id, {});
+  expect(read.id).toBe(id);
+  expect(read.properties?.status).toBe("QUEUED");
+  expect(plugin.logs).toEqual([
+    {
+      urn: urnOf("mdb:index:Service", "arriving"),
+      severity: 1, // info, as every progress line
+      message:
+        `[mdb] service ${id} is QUEUED, not settled: recorded as the API shows it now; run \`pulumi refresh\` ` +
+        "once it settles to record where it ends",
+    },
+  ]);
+});

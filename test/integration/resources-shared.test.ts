@@ -204,7 +204,9 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
       expect(calls).toEqual([]);
       // No create was sent: the progress says adopted, never "accepted as" nor "created as".
       const own = String(row.idOf(record));
-      expect(progressLines).toContainEqual(expect.stringMatching(new RegExp(` adopted ${own}( \\(|$)`)));
+      expect(progressLines).toContainEqual(
+        expect.stringMatching(new RegExp(` adopted ${own}(; waiting until it settles)?$`)),
+      );
       expect(progressLines.filter((line) => / (accepted|created) as /.test(line))).toEqual([]);
     } finally {
       delete process.env.MDB_ADOPT_EXISTING;
@@ -230,6 +232,49 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
   );
 
   if (row.waits) {
+    it("a read of a record not yet settled, or being deleted, says so and records it as the API shows it", async () => {
+      const importId = (record: Record<string, unknown>) =>
+        parent ? `${parent}/${row.idOf(record)}` : row.idOf(record);
+      const told = (pattern: string) => progressLines.filter((line) => new RegExp(pattern).test(line));
+
+      // Settled: a read says nothing.
+      const state = await resources.create(row.inputs(parent));
+      progressLines.length = 0;
+      await resources.read(state.id, state.outs);
+      expect(told(" is \\S+(, not settled|: the API is deleting)")).toEqual([]);
+
+      // Being deleted (outside the program, or by a run cut off after the API accepted it).
+      const [made] = await list();
+      await emu.withTransitionMs(
+        () => emu.api("DELETE", `${row.collection(parent)}/${row.idOf(made)}`),
+        1_500,
+      );
+      const [leaving] = await list();
+      if (leaving !== undefined) {
+        const read = await resources.read(state.id, state.outs);
+        expect(read.id).toBe(state.id);
+        expect(
+          told(
+            `^\\S.* ${row.idOf(made)} is ${String(leaving.status)}: the API is deleting it; it stays in the stack until it is gone, then \`pulumi refresh\` removes it$`,
+          ),
+        ).toHaveLength(1);
+      }
+
+      // Imported while the API is still creating it: recorded as it is, and said so.
+      await emu.reset();
+      parent = await row.parent();
+      await emu.withTransitionMs(() => row.rawCreate(parent), 1_500);
+      const [fresh] = await list();
+      progressLines.length = 0;
+      const imported = await resources.read(importId(fresh), {});
+      expect(imported.id).toBe(importId(fresh));
+      expect(
+        told(
+          `^\\S.* ${row.idOf(fresh)} is ${String(fresh.status)}, not settled: recorded as the API shows it now; run \`pulumi refresh\` once it settles to record where it ends$`,
+        ),
+      ).toHaveLength(1);
+    });
+
     it("a create past its timeout fails with the id, properties (with __provider) and reasons", async () => {
       await emu.setTransitionMs(600);
       const error = await errorOf(resources.create({ ...row.inputs(parent), __timeouts: { create: 50 } }));

@@ -65,7 +65,13 @@ describe("timeouts", () => {
 
   it.each([
     [850, "850 ms"],
+    [999.7, "999 ms"],
     [12_000, "12 s"],
+    [1_500, "1.5 s"],
+    [2_000, "2 s"],
+    [2_960, "2.9 s"],
+    [12_900, "12 s"],
+    [59_999, "59 s"],
     [185_000, "3 min 5 s"],
     [120_000, "2 min"],
   ])("formats %p ms as %p", (ms, text) => {
@@ -90,9 +96,9 @@ describe("waitFor", () => {
     expect(value).toBe("READY");
     expect(lines).toEqual([
       "waiting for x: QUEUED after 100 ms",
-      "waiting for x: CONFIGURING after 1 s",
+      "waiting for x: CONFIGURING after 1.3 s",
       // The last line says it is over: Pulumi shows a resource's last line beside its row.
-      "done waiting for x (2 s)",
+      "done waiting for x (1.9 s)",
     ]);
   });
 

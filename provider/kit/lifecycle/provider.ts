@@ -21,7 +21,7 @@ import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fie
 import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
-import { isSettledLine, settledCreateLine } from "../messages/waits";
+import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
 import { change, describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls } from "../preview/calls";
@@ -322,8 +322,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const memory = remember({ want, created });
       const made = adoption ? "adopted" : ops.settle ? "accepted as" : "created as";
       const what = `${ops.create.what(want)} ${made} ${ops.recordId(created)}`;
-      const status = (created as { status?: unknown }).status;
-      progress(ops.settle ? `${what} (${String(status)}); waiting until it settles` : what);
+      // The wait's first line gives the status, so this one does not repeat it.
+      progress(ops.settle ? `${what}; waiting until it settles` : what);
       const unknown = adoption ? ops.create.adopted?.(want) : undefined;
       if (unknown) progress(unknown);
       const state = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), inputs), inputs);
@@ -354,6 +354,11 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const full = withOwn(ref, record);
       const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);
       const found = formatResourceId(spec.id, full);
+      const phase = ops.phase?.(record);
+      if (phase !== undefined && phase !== "settled") {
+        const status = String((record as { status?: unknown }).status);
+        call.log(unsettledReadLine(`${spec.label} ${ownId(spec.id, full)}`, status, phase === "leaving"));
+      }
       hold(found, "read", call);
       return {
         id: found,

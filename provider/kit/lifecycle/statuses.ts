@@ -44,3 +44,19 @@ export function judgeStatus<R extends StatusRecord>(rules: StatusRules<R>): (rec
     return { done: false, state: record.status, unexpected: apiReason(record) };
   };
 }
+
+/**
+ * Where a record's status stands when a read finds it: `settled` (nothing under way, a failed
+ * terminal status included: the next `up` deals with it), `changing` (a create or change still
+ * under way) or `leaving` (being deleted).
+ */
+export type RecordPhase = "settled" | "changing" | "leaving";
+
+/**
+ * The phase of `status` for a resource that settles in `settled` and is deleted through
+ * `leaving`; any other status is `changing`.
+ */
+export function phaseOf(status: string, settled: readonly string[], leaving: readonly string[]): RecordPhase {
+  if (settled.includes(status)) return "settled";
+  return leaving.includes(status) ? "leaving" : "changing";
+}

@@ -6,10 +6,15 @@
  */
 import { describeWaitSetting } from "../lifecycle/wait-limits";
 
-/** Formats a duration in milliseconds for people: `850 ms`, `12 s`, `3 min 5 s`. */
+/**
+ * Formats a duration in milliseconds for people: `850 ms`, `2.9 s` (tenths below 10 s), `12 s`,
+ * `3 min 5 s`. Cut, never rounded up, as Pulumi cuts a resource's own time (`created (2s)`), so a
+ * wait never reads longer than the row it is printed beside.
+ */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const seconds = Math.round(ms / 1000);
+  if (ms < 1000) return `${Math.floor(ms)} ms`;
+  if (ms < 10_000) return `${Math.floor(ms / 100) / 10} s`;
+  const seconds = Math.floor(ms / 1000);
   if (seconds < 60) return `${seconds} s`;
   const rest = seconds % 60;
   return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
@@ -32,6 +37,20 @@ export function settledLine(what: string, elapsedMs: number): string {
 /** True when `line` is a {@link settledLine}: the last thing said was that a wait is over. */
 export function isSettledLine(line: string | undefined): boolean {
   return line?.startsWith("done waiting for ") === true;
+}
+
+/**
+ * What a read (refresh, import) says when the record it found has not settled: it records the
+ * record as it is now. `leaving`: `service x is DELETING: the API is deleting it; it stays in the
+ * stack until it is gone, then \`pulumi refresh\` removes it`; otherwise the status and that a later
+ * refresh records where it settles.
+ */
+export function unsettledReadLine(resource: string, status: string, leaving: boolean): string {
+  return leaving
+    ? `${resource} is ${status}: the API is deleting it; it stays in the stack until it is gone, then ` +
+        "`pulumi refresh` removes it"
+    : `${resource} is ${status}, not settled: recorded as the API shows it now; run \`pulumi refresh\` ` +
+        "once it settles to record where it ends";
 }
 
 /**

@@ -7,7 +7,7 @@ import { SERVICE_ON_THE_WAY } from "../../client/readings";
 import type { ReadReplicaSet as ReplicaSetRecord, Service as ServiceRecord } from "../../client/schemas";
 import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/fields/connection";
 import type { CallWords, OpContext, ResourceOps } from "../../kit/spec";
-import { judgeStatus } from "../../kit/lifecycle/statuses";
+import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { waitUntil } from "../../kit/lifecycle/wait";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
@@ -76,6 +76,7 @@ export const OPS: Ops = {
   find: findReplicaSet,
   recordId: (record) => record.id,
   derive: withConnection,
+  phase: (record) => phaseOf(record.status, ["active", "error"], ["deleting"]),
   settle: (ctx, record) => (record.status === "active" ? Promise.resolve(record) : waitForActive(ctx)),
   waitFor: (ctx, _target, until) => waitForActive(ctx, until),
   plan: planReplicaSet,

@@ -12,6 +12,7 @@ import {
 } from "../../client/constants";
 import type { Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
+import { phaseOf } from "../../kit/lifecycle/statuses";
 import type { PlannedCall } from "../../kit/preview/lines";
 import type { CallWords, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { serviceConnection } from "./connection";
@@ -98,6 +99,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
     initialPassword: created ? created.initial_password : (olds?.initialPassword as string | undefined),
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),
   }),
+  phase: (record) => phaseOf(record.status, ["READY", "PAUSED"], ["DELETING", "DELETED"]),
   settle: (ctx, record) =>
     record.status === "READY" || record.status === "PAUSED"
       ? Promise.resolve(record)

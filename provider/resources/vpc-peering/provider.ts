@@ -5,7 +5,7 @@
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
 import type { ResourceOps } from "../../kit/spec";
-import { judgeStatus } from "../../kit/lifecycle/statuses";
+import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
 import { type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
 import { planVpcPeering } from "./plan";
@@ -36,6 +36,7 @@ export const OPS: ResourceOps<VpcPeeringInputs, VpcPeeringOutputs, PeeringRecord
   plan: planVpcPeering,
   // Every input change replaces a peering, so the engine calls update only to finish a create
   // that did not (a peering still pending when the create's wait ran out): wait until active.
+  phase: (record) => phaseOf(record.status, ["active", "failed"], ["deleting"]),
   settle: (ctx, record) =>
     record.status === "active"
       ? Promise.resolve(record)
