@@ -28,6 +28,21 @@ export const PROJECT_INPUT = "__projectIdInput";
 export const API_WORDS_OUTPUT = "__apiWords";
 
 /**
+ * Hidden output: the calls of a create or an update that the API accepted and whose wait the run
+ * did not see end (cut off by Ctrl-C, a time limit or an outage), in their preview words
+ * (`resizeService 1000m/4GB → 2000m/8GB`). Only a partial state has it, so that the next preview
+ * says `up` waits for such a call rather than sending it again (`preview/calls.ts`); the state a
+ * finished update or a refresh writes has none.
+ */
+export const ACCEPTED_OUTPUT = "__acceptedCalls";
+
+/** The calls a state names under {@link ACCEPTED_OUTPUT} (none when it has none). */
+export function acceptedCalls(state: Record<string, unknown>): string[] {
+  const calls = state[ACCEPTED_OUTPUT];
+  return Array.isArray(calls) ? calls.filter((call): call is string => typeof call === "string") : [];
+}
+
+/**
  * The hidden inputs of the dynamic classes (`adapters/dynamic/hidden.ts` says what each holds):
  * what Pulumi's dynamic provider host cannot hand a provider, which the native engine hands the
  * plugin itself. Users' states hold them, under these names, forever; a state moved from the

@@ -112,6 +112,49 @@ describe.each(SIGINT_RUNS)("SIGINT during a service's create ($face, run $run)",
     ));
 });
 
+describe.each(["dynamic", "native"] as const)("SIGINT during a service's resize (%s)", (face) => {
+  it("the next preview lists the resize and says up waits for the accepted one; up sends it no second time", () =>
+    withFixture(
+      "dev",
+      {},
+      async (fixture) => {
+        const { emulator, ws } = fixture;
+        await ws.up();
+        await expectConverged(ws, emulator, 1);
+        await ws.config("cpuMillis", "1000");
+        await emulator.setTransitionMs(SLOW_STEPS_MS);
+        const resize = request("POST", /^\/services\/[^/]+\/resize$/, 202);
+        const running = await runUntil(ws, emulator, ["up", "--yes", "--skip-preview"], resize);
+        await sleep(1_000);
+        const signalled = Date.now();
+        process.kill(running.pid, "SIGINT");
+        const { exit, output } = await running.ended;
+        exits[face].push(Date.now() - signalled);
+        expect(exit).not.toBe(0);
+        expect(output).toMatch(/cancelled \(Ctrl-C\) while waiting for service \S+ to be READY/);
+
+        // The resize is under way at the API; the state still has the old size, and says the
+        // resize was accepted, so the preview says what up will do about it.
+        const text = (await ws.pulumi(["preview"])).stdout;
+        expect(text).toContain(
+          "[mdb] db-0: resizeService 500m/2GB → 1000m/2GB (the service restarts once); resizeService was " +
+            "accepted by the API in an earlier run that ended before it settled: up waits for it and sends it " +
+            "again only if the API has not applied it",
+        );
+
+        await emulator.clearCalls();
+        await ws.up();
+        await expectConverged(ws, emulator, 1);
+        const calls = await emulator.calls();
+        expect(calls.filter((c) => /resize$/.test(c))).toEqual([]);
+        expect(calls.filter((c) => /^POST \/services$|^DELETE/.test(c))).toEqual([]);
+        // The finished update leaves no mark: the next preview is clean.
+        expect(await ws.preview()).toEqual(new Map());
+      },
+      face,
+    ));
+});
+
 it("kill -9 of pulumi up alone: its provider process is gone within 10 s, and the API hears no more from it; the documented recovery converges", () =>
   withFixture("dev", {}, async (fixture) => {
     const { emulator, ws } = fixture;

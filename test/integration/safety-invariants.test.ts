@@ -5,6 +5,7 @@
  * holds (I2). Each "run" is a runtime of its own, configured as the provider host configures it.
  */
 import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
+import { ACCEPTED_OUTPUT } from "../../provider/kit/hidden";
 import type { ResourceKind } from "../../provider/resources/registry";
 import type { TestEmulator } from "../helpers/emulator";
 import {
@@ -154,17 +155,28 @@ describe("I1: accepted, then the API went away", () => {
         cpuMillis: 1000,
         deletionProtection: true,
       });
+      // ... and the state names the resize the API accepted, so the next preview can say so.
+      expect(recorded.outs[ACCEPTED_OUTPUT]).toEqual(["resizeService 1000m/4GB → 2000m/8GB"]);
 
       await emu.setFaults({});
       const third = await run();
+      lines.length = 0;
       const { diff } = await third.diff(recorded, news);
       expect(diff.replaces).toEqual([]);
+      // The preview still lists the resize (sent again if the API had not applied it) and says
+      // that up waits for the accepted one.
+      expect(lines).toEqual([
+        "db: resizeService 1000m/4GB → 2000m/8GB (the service restarts once); resizeService was accepted by the " +
+          "API in an earlier run that ended before it settled: up waits for it and sends it again only if the API " +
+          "has not applied it",
+      ]);
       const { result, calls } = await recordCalls(emu, () =>
         third.update(recorded, news, { initErrors: true }),
       );
       // The update plans from the live record, where the resize is done or under way: not sent again.
       expect(calls).toEqual([]);
       expect(result.state.outs).toMatchObject({ cpuMillis: 2000, memoryGbs: 8, status: "READY" });
+      expect(result.state.outs[ACCEPTED_OUTPUT]).toBeUndefined();
       expect(await serviceIds()).toEqual([state.id]);
     } finally {
       await emu.setTransitionMs(30);

@@ -6,6 +6,7 @@
 import { UNKNOWN } from "../../provider/kit/fields/check";
 import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
 import { effectsOf } from "../../provider/kit/preview/lines";
+import { ACCEPTED_OUTPUT } from "../../provider/kit/hidden";
 import type { ResourceKind } from "../../provider/resources/registry";
 import { providerWith, testRuntime } from "../helpers/runtime";
 
@@ -94,6 +95,24 @@ describe("an in-place update names its calls in the order up makes them", () => 
         replicaCount: 1,
       }),
     ).toBe("db: resizeService 1000m/4GB → 2000m/8GB, setHA 0 → 1 (the service restarts twice)");
+  });
+
+  it("a call an earlier run left accepted is still listed, with a note that up waits for it", async () => {
+    const news = { ...SERVICE_INPUTS, cpuMillis: 2000, memoryGbs: 8, replicaCount: 1 };
+    // Written by the name users' states hold since it was introduced, which no release renames.
+    expect(ACCEPTED_OUTPUT).toBe("__acceptedCalls");
+    const accepted = { ...SERVICE_STATE, __acceptedCalls: ["resizeService 1000m/4GB → 2000m/8GB"] };
+    expect(await lineOf("service", accepted, news)).toBe(
+      "db: resizeService 1000m/4GB → 2000m/8GB, setHA 0 → 1 (the service restarts twice); resizeService was " +
+        "accepted by the API in an earlier run that ended before it settled: up waits for it and sends it again " +
+        "only if the API has not applied it",
+    );
+    jest.clearAllMocks();
+    // Accepted for other sizes than the program now asks: no note, the call is a new one.
+    const other = { ...SERVICE_STATE, __acceptedCalls: ["resizeService 1000m/4GB → 4000m/16GB"] };
+    expect(await lineOf("service", other, news)).toBe(
+      "db: resizeService 1000m/4GB → 2000m/8GB, setHA 0 → 1 (the service restarts twice)",
+    );
   });
 
   it("a paused service is started for a resize and stopped again", async () => {

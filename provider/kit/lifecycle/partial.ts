@@ -7,6 +7,7 @@
 import { MdbApiError } from "../../client/errors";
 import { PartialFailure } from "../../pulumi-contract/partial-failure";
 import { type WaitEnding, deleteAdvice, keptAdvice } from "../messages/waits";
+import { ACCEPTED_OUTPUT } from "../hidden";
 import { isCancellation } from "./cancel";
 import { WaitError } from "./wait";
 
@@ -24,6 +25,11 @@ export interface PartialState {
    * API away) or finds nothing.
    */
   known(): Record<string, unknown>;
+  /**
+   * The calls the API accepted whose wait did not end, in preview words; the state keeps them
+   * under {@link ACCEPTED_OUTPUT}. Filled while the steps run (`steps.ts`, `StepRun.accepted`).
+   */
+  accepted?: readonly string[];
 }
 
 /** True when `error` (or one it was caused by) says the API could not be reached. */
@@ -98,6 +104,10 @@ export async function withPartialState<T>(
       properties = undefined;
     }
     properties ??= state.known();
+    if (state.accepted) {
+      const { [ACCEPTED_OUTPUT]: _earlier, ...rest } = properties;
+      properties = state.accepted.length > 0 ? { ...rest, [ACCEPTED_OUTPUT]: [...state.accepted] } : rest;
+    }
     throw new PartialFailure(
       id,
       properties,

@@ -16,7 +16,7 @@ import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import type { HoldKind } from "./holds";
 import { DetailedDiffResult, diffResource } from "../fields/diff";
-import { API_WORDS_OUTPUT, PROJECT_INPUT, isAutoNamed, stateOf } from "../hidden";
+import { API_WORDS_OUTPUT, PROJECT_INPUT, acceptedCalls, isAutoNamed, stateOf } from "../hidden";
 import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
 import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
@@ -183,8 +183,11 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     return record;
   }
 
-  /** Settles `record`, applies the planned steps, and returns the record as it ends up. */
-  async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>): Promise<R> {
+  /**
+   * Settles `record`, applies the planned steps, and returns the record as it ends up; `accepted`
+   * names an accepted call while its wait runs (`StepRun.accepted`).
+   */
+  async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>, accepted: string[]) {
     const settled = ops.settle ? await ops.settle(ctx, record) : record;
     const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
     if (steps.length === 0) return settled;
@@ -194,6 +197,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
       progress: ctx.log,
       signal: ctx.signal,
+      accepted,
       settle: (target: string | undefined, until?: (record: R) => boolean) => {
         if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
         return ops.waitFor(ctx, target, until);
@@ -330,8 +334,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       // From here the resource exists: a failure keeps it in the stack with the program's inputs
       // (I1), as observed now, else as the create's answer showed it.
       const resource = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
+      const accepted: string[] = [];
       const settled = async () => {
-        const record = await converge(ctx, created, want, memory);
+        const record = await converge(ctx, created, want, memory, accepted);
         if (ops.settle && !isSettledLine(last))
           progress(settledCreateLine(resource, (record as { status?: unknown }).status));
         return { id, outs: state(record) };
@@ -343,6 +348,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           return record === undefined ? undefined : state(record);
         },
         known: () => state(created),
+        accepted,
       });
     },
 
@@ -374,11 +380,13 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const memory = remember({ olds, want });
       hold(id, "updated", call);
       const observed = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
+      // What an earlier run left accepted stays named until a wait of this run sees it end.
+      const accepted = acceptedCalls(olds);
       // A failure records what was done (I1): the record as observed now; without the API, the
       // old state with what needs no call (settings) and what the calls that succeeded remember.
       return withPartialState(
         id,
-        async () => ({ outs: observed(await converge(ctx, await mustFind(ctx), want, memory)) }),
+        async () => ({ outs: observed(await converge(ctx, await mustFind(ctx), want, memory, accepted)) }),
         {
           resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
           observe: async () => {
@@ -389,6 +397,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
             const outs = { ...olds, ...withoutUndefined(memory) } as O;
             return stored(ops.derive ? { ...outs, ...ops.derive(outs, memory) } : outs, news);
           },
+          accepted,
         },
       );
     },

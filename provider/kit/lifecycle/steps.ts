@@ -52,6 +52,11 @@ export interface StepRun<R> {
   progress(message: string): void;
   /** The run's cancellation: no call starts once it has aborted. */
   signal?: AbortSignal;
+  /**
+   * Where an asynchronous call the API accepted is named (its preview words) until its wait
+   * ends, so that a run cut off in the wait can say so in the state (`partial.ts`).
+   */
+  accepted?: string[];
 }
 
 /** `project_id` -> `projectId`: the ref's name of a path parameter. */
@@ -84,11 +89,18 @@ export async function runSteps<R>(run: StepRun<R>, steps: Step<R>[], memory: obj
   let last: unknown;
   for (const step of steps) {
     refuseIfCancelled(run.signal, `${step.op} of ${run.what}`);
-    run.progress(`${run.what}: ${callText(stepCall(step))}`);
+    const words = callText(stepCall(step));
+    run.progress(`${run.what}: ${words}`);
     const send = () =>
-      callOperation(run.api, step.op, run.ref, step.body).catch((error: unknown) => {
-        throw step.explain ? step.explain(error) : error;
-      });
+      callOperation(run.api, step.op, run.ref, step.body).then(
+        (answer) => {
+          if (step.settle && !run.accepted?.includes(words)) run.accepted?.push(words);
+          return answer;
+        },
+        (error: unknown) => {
+          throw step.explain ? step.explain(error) : error;
+        },
+      );
     const until = step.settle?.until;
     if (step.settle && until) {
       await sendAndSettle(run.what, send, (u) => run.settle(step.settle?.target, u), until, run.progress);
@@ -97,6 +109,8 @@ export async function runSteps<R>(run: StepRun<R>, steps: Step<R>[], memory: obj
       last = await send();
       if (step.settle) await run.settle(step.settle.target);
     }
+    const waited = run.accepted?.indexOf(words) ?? -1; // its wait ended: settled
+    if (waited >= 0) run.accepted?.splice(waited, 1);
     Object.assign(memory, step.remember);
   }
   const final = steps.at(-1);

@@ -6,7 +6,8 @@
  */
 import type { DetailedDiffResult } from "../fields/diff";
 import { isUnknown } from "../fields/check";
-import { type ChangeDescription, type PlannedCall, change } from "./lines";
+import { type ChangeDescription, type PlannedCall, acceptedEarlierNote, callText, change } from "./lines";
+import { acceptedCalls } from "../hidden";
 import type { CheckContext, Props, ResourceOps, ResourceSpec } from "../spec";
 import { stepCall } from "../lifecycle/steps";
 import { createdOutputs } from "../fields/field-table";
@@ -74,5 +75,15 @@ export async function previewCalls<I, O, R, P extends string>(
   const recorded = changed
     .filter((p) => spec.diffRules[p].stackOnly && !pending.includes(p))
     .map((p) => `${p} ${change(olds[p] ?? spec.diffRules[p].default, news[p], secret.has(p))}`);
-  return { ...base, calls, recorded, pending };
+  // A call an earlier run left accepted (`hidden.ts`, ACCEPTED_OUTPUT) is still listed: up sends
+  // it again if the API has not applied it, so the line says which.
+  const earlier = acceptedCalls(olds);
+  const waiting = calls.filter((call) => earlier.includes(callText(call))).map((call) => call.op);
+  return {
+    ...base,
+    calls,
+    recorded,
+    pending,
+    ...(waiting.length > 0 && { notes: [acceptedEarlierNote(waiting)] }),
+  };
 }

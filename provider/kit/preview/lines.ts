@@ -90,6 +90,19 @@ export function callText(call: PlannedCall): string {
   return call.detail ? `${call.op} ${call.detail}` : call.op;
 }
 
+/**
+ * The note of planned calls (their operations: `resizeService`) the API accepted in an earlier run
+ * that ended before they settled: `up` waits for them, and sends again only what the API has not
+ * applied.
+ */
+export function acceptedEarlierNote(calls: readonly string[]): string {
+  const [verb, them] = calls.length > 1 ? ["were", "them"] : ["was", "it"];
+  return (
+    `${calls.join(", ")} ${verb} accepted by the API in an earlier run that ended before ${calls.length > 1 ? "they" : "it"} ` +
+    `settled: up waits for ${them} and sends ${them} again only if the API has not applied ${them}`
+  );
+}
+
 /** A value in a preview line: unknown ones say so, secrets never show, strings as they are. */
 export function shown(value: unknown, secret = false): string {
   if (value === UNKNOWN || isUnknown(value)) return "(known during up)";
