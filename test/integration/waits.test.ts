@@ -8,6 +8,7 @@
  * accepted, and the next run converges without sending anything twice.
  */
 import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
+import { ACCEPTED_OUTPUT } from "../../provider/kit/hidden";
 import { MdbApi } from "../../provider/client/api";
 import type { Service } from "../../provider/client/schemas";
 import { ConfigRuntime } from "../../provider/runtime";
@@ -235,6 +236,40 @@ describe("a cancelled run (Ctrl-C)", () => {
     expect(calls).toEqual([]);
     expect(result.state.outs).toMatchObject({ serviceId: id, status: "READY" });
     expect(await serviceIds()).toEqual([id]);
+  }, 30_000);
+
+  it("during a create's attach to its VPC: the state names the accepted attach, the next preview says so, up sends it no second time", async () => {
+    const vpc = await emu.api<{ id: string }>("POST", `${emu.projectPath}/vpcs`, {
+      name: "net",
+      cidr: "10.7.0.0/16",
+      region_code: "us-east-1",
+    });
+    await emu.setTransitionMs(800);
+    const first = await run();
+    const news = program({ vpcId: vpc.body.id });
+    const creating = errorOf(first.create(news));
+    await requested((r) => r.method === "POST" && r.path.endsWith("/attachToVPC"));
+    first.runtime.cancel();
+    const error = await creating;
+    const recorded = stateFromError(error, await first.check(news));
+    expect(recorded.outs.vpcId).toBeNull();
+    expect(recorded.outs[ACCEPTED_OUTPUT]).toEqual([`attachToVpc ${vpc.body.id}`]);
+
+    await emu.setTransitionMs(30);
+    const second = await run();
+    lines.length = 0;
+    await second.diff(recorded, news);
+    expect(lines).toEqual([
+      `db: attachToVpc ${vpc.body.id} (the service restarts once); attachToVpc was accepted by the API in an ` +
+        "earlier run that ended before it settled: up waits for it and sends it again only if the API has not " +
+        "applied it",
+    ]);
+    const { result, calls } = await recordCalls(emu, () =>
+      second.update(recorded, news, { initErrors: true }),
+    );
+    expect(calls).toEqual([]);
+    expect(result.state.outs).toMatchObject({ vpcId: vpc.body.id, status: "READY" });
+    expect(result.state.outs[ACCEPTED_OUTPUT]).toBeUndefined();
   }, 30_000);
 
   it("sends nothing once cancelled: no create", async () => {
