@@ -5,7 +5,7 @@
  */
 import { UNKNOWN } from "../../provider/kit/fields/check";
 import { RESOURCE_NAME_INPUT } from "../../provider/adapters/dynamic/hidden";
-import { effectsOf } from "../../provider/kit/preview/lines";
+import { acceptedEarlierNote, effectsOf } from "../../provider/kit/preview/lines";
 import { ACCEPTED_OUTPUT } from "../../provider/kit/hidden";
 import type { ResourceKind } from "../../provider/resources/registry";
 import { providerWith, testRuntime } from "../helpers/runtime";
@@ -112,6 +112,13 @@ describe("an in-place update names its calls in the order up makes them", () => 
     const other = { ...SERVICE_STATE, __acceptedCalls: ["resizeService 1000m/4GB → 4000m/16GB"] };
     expect(await lineOf("service", other, news)).toBe(
       "db: resizeService 1000m/4GB → 2000m/8GB, setHA 0 → 1 (the service restarts twice)",
+    );
+  });
+
+  it("two calls left accepted are named together", () => {
+    expect(acceptedEarlierNote(["resizeService", "setHA"])).toBe(
+      "resizeService, setHA were accepted by the API in an earlier run that ended before they settled: up " +
+        "waits for them and sends them again only if the API has not applied them",
     );
   });
 

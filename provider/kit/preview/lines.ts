@@ -96,10 +96,10 @@ export function callText(call: PlannedCall): string {
  * applied.
  */
 export function acceptedEarlierNote(calls: readonly string[]): string {
-  const [verb, them] = calls.length > 1 ? ["were", "them"] : ["was", "it"];
+  const [verb, they, them] = calls.length > 1 ? ["were", "they", "them"] : ["was", "it", "it"];
   return (
-    `${calls.join(", ")} ${verb} accepted by the API in an earlier run that ended before ${calls.length > 1 ? "they" : "it"} ` +
-    `settled: up waits for ${them} and sends ${them} again only if the API has not applied ${them}`
+    `${calls.join(", ")} ${verb} accepted by the API in an earlier run that ended before ${they} settled: ` +
+    `up waits for ${them} and sends ${them} again only if the API has not applied ${them}`
   );
 }
 

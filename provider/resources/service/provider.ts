@@ -21,6 +21,9 @@ import { type ServiceInputs, type ServiceOutputs } from "./fields";
 import { planService, size, waitForService } from "./plan";
 import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 
+/** The statuses a service settles in: nothing is under way. */
+const SETTLED: readonly string[] = ["READY", "PAUSED"];
+
 /** Fails before forking when the source does not exist or differs in type or region. */
 async function checkForkSource({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): Promise<void> {
   if (!want.forkFrom) return;
@@ -99,9 +102,9 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
     initialPassword: created ? created.initial_password : (olds?.initialPassword as string | undefined),
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),
   }),
-  phase: (record) => phaseOf(record.status, ["READY", "PAUSED"], ["DELETING", "DELETED"]),
+  phase: (record) => phaseOf(record.status, SETTLED, ["DELETING", "DELETED"]),
   settle: (ctx, record) =>
-    record.status === "READY" || record.status === "PAUSED"
+    SETTLED.includes(record.status)
       ? Promise.resolve(record)
       : waitForService(ctx, isPausedRecord(record) ? "PAUSED" : "READY"),
   waitFor: (ctx, target, until) => waitForService(ctx, target === "PAUSED" ? "PAUSED" : "READY", until),
