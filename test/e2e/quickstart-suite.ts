@@ -121,10 +121,26 @@ export function quickstartSuite(face: Face): void {
     const refresh = await ws.pulumi(["refresh", "--yes", "--diff"]);
     expect(refresh.stdout).toContain(`~ ${typeToken(face, "Service")}`);
     expect(refresh.stdout).toMatch(/cpuMillis\s*:\s*2000 => 3000/);
+    // The refresh's own diff names the calls an up of the recorded inputs makes, as not its own.
+    const resize = /resizeService 3000m\/12GB → 2000m\/\d+GB \(the service restarts once\)/.source;
+    const recorded = "the API differs from the inputs the stack recorded \\(this refresh calls nothing\\)";
+    // With --diff the lines go to stderr (README).
+    const refreshed = `${refresh.stdout}${refresh.stderr}`;
+    expect(refreshed).toMatch(
+      new RegExp(`\\[mdb\\] db: ${recorded}; an up with those inputs makes: ${resize}`),
+    );
+    expect(refreshed).not.toMatch(/\[mdb\] db: resizeService/);
+    const preview = await ws.pulumi(["preview"]);
+    expect(preview.stdout).toMatch(new RegExp(`\\[mdb\\] db: ${resize}`));
+    expect(preview.stdout).not.toContain("this refresh calls nothing");
     const steps = await ws.preview();
     expect(steps.get("db")?.op).toBe("update");
     await emulator.clearCalls();
-    await ws.up();
+    // up --refresh: its refresh finds the record as the last one left it (no line); the update's diff
+    // after it is the program's, and names the calls up makes.
+    const up = await ws.pulumi(["up", "--refresh", "--yes", "--skip-preview"]);
+    expect(up.stdout).toMatch(new RegExp(`\\[mdb\\] db: ${resize}`));
+    expect(up.stdout).not.toContain("this refresh calls nothing");
     expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
   });
 

@@ -13,6 +13,7 @@ import {
   drive,
   errorOf,
   errorText,
+  progressLines,
   recordCalls,
   stateFromError,
   type Props,
@@ -251,11 +252,38 @@ describe("read", () => {
     expect(read.props).toMatchObject({ cpuMillis: 3000, memoryGbs: 12 });
     expect(read.props?.initialPassword).toBe(state.outs.initialPassword);
     const refreshed = { ...state, outs: read.props as Props };
+    progressLines.length = 0;
     const { diff } = await services.diff(refreshed, BASE);
     expect(diff.changes).toBe(true);
     expect(Object.keys((diff as { detailedDiff: object }).detailedDiff).sort()).toEqual([
       "cpuMillis",
       "memoryGbs",
+    ]);
+    // Pulumi's refresh diffs what it read against the recorded inputs: the line says whose calls they are.
+    const resize = "resizeService 3000m/12GB → 1000m/4GB (the service restarts once)";
+    expect(progressLines).toEqual([
+      `orders: the API differs from the inputs the stack recorded (this refresh calls nothing); ` +
+        `an up with those inputs makes: ${resize}`,
+    ]);
+    // The next diff of it (an up after the refresh) is the program's: its calls, as up makes them.
+    progressLines.length = 0;
+    await services.diff(refreshed, BASE);
+    expect(progressLines).toEqual([`orders: ${resize}`]);
+  });
+
+  it("a diff after an import's read (no recorded state) names the calls as up's", async () => {
+    const state = await services.create(BASE);
+    const read = await services.read(state.id, {});
+    progressLines.length = 0;
+    await services.diff(
+      { id: state.id, inputs: read.inputs as Props, outs: read.props as Props },
+      {
+        ...BASE,
+        cpuMillis: 2000,
+      },
+    );
+    expect(progressLines).toEqual([
+      "orders: resizeService 1000m/4GB → 2000m/4GB (the service restarts once)",
     ]);
   });
 

@@ -131,6 +131,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   /** Records, for this run, that the resource of the call holds `id` (`holds.ts`). */
   const hold = (id: string, how: HoldKind, call: CallContext) =>
     runtime.holds?.()?.hold(spec.kind, id, how, call.name);
+  /** Ids a refresh read from their recorded state: the engine's next diff of one is the refresh's. */
+  const refreshed = new Set<string>();
   /**
    * Outputs in the provider's words (I6): an input that replaces, whose observed value the
    * provider does not know (or that the record does not show), keeps the value of `words` (the
@@ -242,6 +244,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     // cannot be put in words never fails the diff.
     async diff(id, state, news, call) {
       const olds = given(state);
+      const afterRefresh = refreshed.delete(id);
       // I2: a resource of the program keeps its record, even when another resource of the stack,
       // dropped from the program, has the same id (imported twice).
       hold(id, "managed", call);
@@ -277,7 +280,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           api: runtime.session().api,
           projectId: await resolveProjectId(olds.projectId as string | undefined),
         });
-        progress(describeChange(await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups })));
+        const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
+        progress(describeChange({ ...planned, afterRefresh }));
       } catch (error) {
         progress(`${name}: the calls of this change are planned during up (${(error as Error).message})`);
       }
@@ -366,6 +370,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         call.log(unsettledReadLine(`${spec.label} ${ownId(spec.id, full)}`, status, phase === "leaving"));
       }
       hold(found, "read", call);
+      // Pulumi's refresh diffs what it read against the inputs the stack recorded (an import
+      // hands over no state, and adoption only the project).
+      if (Object.keys(olds).some((k) => k !== PROJECT_INPUT)) refreshed.add(id);
       return {
         id: found,
         props: stored(outs, olds, "outputs"),

@@ -55,6 +55,12 @@ export interface ChangeDescription {
   replace?: ReplacePlan;
   /** Anything else a reviewer must know (e.g. a delete that will be refused). */
   notes?: string[];
+  /**
+   * The diff is a refresh's (Pulumi diffs what a refresh read against the inputs the stack
+   * recorded): the line says the calls are those an `up` of those inputs would make, not the
+   * refresh's.
+   */
+  afterRefresh?: boolean;
 }
 
 const TIMES = ["", "once", "twice"];
@@ -118,6 +124,15 @@ export function change(from: unknown, to: unknown, secret = false): string {
 
 /** The `[mdb]` line (without the prefix) for one resource with changes. */
 export function describeChange(d: ChangeDescription): string {
+  const body = changeBody(d);
+  return d.afterRefresh
+    ? `${d.name}: the API differs from the inputs the stack recorded (this refresh calls nothing); ` +
+        `an up with those inputs makes: ${body}`
+    : `${d.name}: ${body}`;
+}
+
+/** What a change does, after the resource's name: its calls, or its replacement, and the notes. */
+function changeBody(d: ChangeDescription): string {
   const tail: string[] = [];
   if (d.pending.length > 0)
     tail.push(
@@ -132,14 +147,14 @@ export function describeChange(d: ChangeDescription): string {
     const steps = deleteFirst
       ? `${gone} of the old ${d.label} first, then ${made}`
       : `${made}, then ${gone} of the old ${d.label}`;
-    return `${d.name}: replace (${reasons.join("; ")}): ${steps}${after}`;
+    return `replace (${reasons.join("; ")}): ${steps}${after}`;
   }
   const recorded = d.recorded.length > 0 ? `the stack records ${d.recorded.join(", ")}` : "";
   if (d.calls.length === 0) {
     const what = d.pending.length > 0 ? "no API call yet" : "no API call";
-    return `${d.name}: ${what}${recorded ? `; ${recorded}` : ""}${after}`;
+    return `${what}${recorded ? `; ${recorded}` : ""}${after}`;
   }
   const calls = d.calls.map(callText).join(", ");
   const effects = d.runs ? ` (${effectsOf(d.label, d.calls)})` : "";
-  return `${d.name}: ${calls}${effects}${recorded ? `; ${recorded}` : ""}${after}`;
+  return `${calls}${effects}${recorded ? `; ${recorded}` : ""}${after}`;
 }
