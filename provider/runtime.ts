@@ -8,6 +8,7 @@ import type { MdbApi } from "./client/api";
 import { ConfigSource, ProviderConfig, resolveAdoptExisting, resolveConfig } from "./config";
 import { type Clock, REAL_CLOCK, type Runtime, type Session } from "./kit/context";
 import { RunHolds } from "./kit/lifecycle/holds";
+import { refreshCallsDiff } from "./pulumi-contract/refresh-diff";
 
 /** A client built from resolved settings, and the project calls default to. */
 export class ApiSession implements Session {
@@ -117,6 +118,10 @@ export class ConfigRuntime implements Runtime {
 
   holds(): RunHolds | undefined {
     return this.run;
+  }
+
+  refreshCallsDiff(): boolean {
+    return refreshCallsDiff();
   }
 
   get cancellation(): AbortSignal {

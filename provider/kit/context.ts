@@ -65,6 +65,11 @@ export interface Runtime {
    * run, from the `configure` hook on. Undefined (or absent) in a process no host configured.
    */
   holds?(): RunHolds | undefined;
+  /**
+   * True when a refresh calls the provider's diff after its read (Pulumi's engine does, unless its
+   * legacy switch is set): the kit words that diff's line as the refresh's. Absent: it does.
+   */
+  refreshCallsDiff?(): boolean;
   /** Reports progress to the person running Pulumi. */
   log(message: string): void;
   /** Time and sleep. */

@@ -133,6 +133,12 @@ export function quickstartSuite(face: Face): void {
     const preview = await ws.pulumi(["preview"]);
     expect(preview.stdout).toMatch(new RegExp(`\\[mdb\\] db: ${resize}`));
     expect(preview.stdout).not.toContain("this refresh calls nothing");
+    // With Pulumi's legacy refresh (no diff of its own), the only diff is the update's.
+    const legacy = await ws.pulumi(["preview", "--refresh"], {
+      env: { PULUMI_ENABLE_LEGACY_REFRESH_DIFF: "true" },
+    });
+    expect(legacy.stdout).toMatch(new RegExp(`\\[mdb\\] db: ${resize}`));
+    expect(legacy.stdout).not.toContain("this refresh calls nothing");
     const steps = await ws.preview();
     expect(steps.get("db")?.op).toBe("update");
     await emulator.clearCalls();

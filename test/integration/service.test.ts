@@ -271,6 +271,21 @@ describe("read", () => {
     expect(progressLines).toEqual([`orders: ${resize}`]);
   });
 
+  it("under Pulumi's legacy refresh (no refresh diff), the diff after a refresh's read is up's", async () => {
+    const state = await services.create(BASE);
+    process.env.PULUMI_ENABLE_LEGACY_REFRESH_DIFF = "true";
+    try {
+      const read = await services.read(state.id, state.outs);
+      progressLines.length = 0;
+      await services.diff({ ...state, outs: read.props as Props }, { ...BASE, cpuMillis: 2000 });
+    } finally {
+      delete process.env.PULUMI_ENABLE_LEGACY_REFRESH_DIFF;
+    }
+    expect(progressLines).toEqual([
+      "orders: resizeService 1000m/4GB → 2000m/4GB (the service restarts once)",
+    ]);
+  });
+
   it("a diff after an import's read (no recorded state) names the calls as up's", async () => {
     const state = await services.create(BASE);
     const read = await services.read(state.id, {});

@@ -16,6 +16,7 @@ import { PROVIDER_INPUT, providerText } from "../../provider/pulumi-contract/pro
 import * as sentinels from "../../provider/pulumi-contract/sentinels";
 import { sdkPieces } from "../../provider/pulumi-contract/construct-runtime";
 import { INIT_FAILED_TYPE, protocol } from "../../provider/pulumi-contract/grpc-protocol";
+import { LEGACY_REFRESH_DIFF_ENV, refreshCallsDiff } from "../../provider/pulumi-contract/refresh-diff";
 
 const pulumiModule = require("@pulumi/pulumi") as typeof pulumi;
 
@@ -437,5 +438,15 @@ describe("error-echo.ts: the host prints each error of check, diff, read and del
     fake.error("another line");
     fake.error(`${refusal}: ${refusal.stack}`);
     expect(lines).toEqual([[`${bug}: ${bug.stack}`], ["another line"], [`${refusal}: ${refusal.stack}`]]);
+  });
+});
+
+describe("refresh-diff.ts: the CLI's legacy switch turns off a refresh's diff (its behaviour: quickstart e2e)", () => {
+  it("reads the switch as the CLI reads a boolean: 1 or true in any case", () => {
+    expect(LEGACY_REFRESH_DIFF_ENV).toBe("PULUMI_ENABLE_LEGACY_REFRESH_DIFF");
+    for (const on of ["1", "true", "TRUE", "True"])
+      expect(refreshCallsDiff({ [LEGACY_REFRESH_DIFF_ENV]: on })).toBe(false);
+    for (const off of [undefined, "", "0", "false", "yes"])
+      expect(refreshCallsDiff({ [LEGACY_REFRESH_DIFF_ENV]: off })).toBe(true);
   });
 });

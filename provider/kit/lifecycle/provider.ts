@@ -370,9 +370,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         call.log(unsettledReadLine(`${spec.label} ${ownId(spec.id, full)}`, status, phase === "leaving"));
       }
       hold(found, "read", call);
-      // Pulumi's refresh diffs what it read against the inputs the stack recorded (an import
-      // hands over no state, and adoption only the project).
-      if (Object.keys(olds).some((k) => k !== PROJECT_INPUT)) refreshed.add(id);
+      // A refresh's read gets the state (an import none, an adoption only the project).
+      const refresh = Object.keys(olds).some((k) => k !== PROJECT_INPUT);
+      if (refresh && runtime.refreshCallsDiff?.() !== false) refreshed.add(id);
       return {
         id: found,
         props: stored(outs, olds, "outputs"),
