@@ -9,8 +9,11 @@
  *    nothing; the way out the error gives, followed step by step, replaces it.
  *
  * And a `destroy` of a protected service: refused, said once, and the way out it gives (an `up` of
- * that resource alone, then `destroy`) deletes it. Each through the dynamic classes and through
- * the native plugin `mdb` (the program on its generated SDK).
+ * that resource alone, then `destroy`) deletes it; a protected service on shared sizes resized
+ * outside Pulumi: `refresh` records it (a refresh's diff never fails), `up` refuses the
+ * replacement the recorded "shared" would make, and a program that asks for the new sizes makes
+ * no call. Each through the dynamic classes and through the native plugin `mdb` (the program on
+ * its generated SDK).
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -156,6 +159,50 @@ describe.each<Face>(["dynamic", "native"])("through the %s face", (face) => {
         await ws.pulumi(["up", "--yes", "--skip-preview", "--target", "**::db"]);
         expect(await emulator.calls()).toEqual([]);
         expect((await services()).map((s) => s.service_id)).toEqual([id]);
+        await ws.destroy();
+        expect(await services()).toEqual([]);
+      },
+    ),
+  );
+
+  it(
+    ...timed(
+      "a protected shared service resized outside Pulumi: refresh records it; up refuses the replacement",
+      async () => {
+        await ws.config("protect", "true");
+        await ws.config("size", "shared");
+        await ws.up();
+        const [{ service_id: id }] = await services();
+        await emulator.api("POST", `/services/${id}/resize`, { cpu_millis: 1000, memory_gbs: 4 });
+        for (let i = 0; i < 200; i++) {
+          const s = await emulator.api<{
+            status: string;
+            resources: Array<{ spec: { cpu_millis: number } }>;
+          }>("GET", `/services/${id}`);
+          if (s.status === "READY" && s.resources[0].spec.cpu_millis === 1000) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await emulator.clearCalls();
+
+        // The refresh diffs the record against the recorded "shared" (a replacement): it says so, and records it.
+        const refresh = await ws.pulumi(["refresh", "--yes", "--skip-preview"]);
+        expect(refresh.stdout).toMatch(
+          /\[mdb\] db: the API differs from the inputs the stack recorded \(this refresh calls nothing\); an up with those inputs makes: replace \(cpuMillis 1000 → shared/,
+        );
+        expect(refresh.stdout).toContain(
+          "; up fails before creating anything: the state has deletionProtection: true",
+        );
+        const preview = await ws.pulumi(["preview"], { allowFailure: true });
+        expect(preview.code).not.toBe(0);
+        expect(preview.stdout + preview.stderr).toContain("but its state has deletionProtection: true");
+
+        // A program that asks for the sizes the service has now: no call, and the next preview is clean.
+        await ws.removeConfig("size");
+        await ws.up();
+        expect(await emulator.calls()).toEqual([]);
+        expect(operations(await ws.preview())).toEqual({});
+        await ws.config("protect", "false");
+        await ws.up();
         await ws.destroy();
         expect(await services()).toEqual([]);
       },

@@ -453,4 +453,32 @@ describe('a service on shared resources ("shared" sizes)', () => {
     const { diff: back } = await services.diff(state, SHARED_SERVICE);
     expect(back.replaces?.sort()).toEqual(["cpuMillis", "memoryGbs"]);
   });
+
+  it("a protected one resized outside Pulumi refreshes; the refresh's line says up would refuse to replace it", async () => {
+    const protectedShared = { ...SHARED_SERVICE, deletionProtection: true };
+    const created = await services.create(protectedShared);
+    await emu.api("POST", `${emu.projectPath}/services/${created.id}/resize`, {
+      cpu_millis: 1000,
+      memory_gbs: 4,
+    });
+    await emu.waitFor(
+      () => emu.api<ServiceRecord>("GET", `${emu.projectPath}/services/${created.id}`),
+      (r) => r.body.status === "READY" && r.body.resources?.[0]?.spec.cpu_millis === 1000,
+    );
+    const read = await services.read(created.id, created.outs);
+    progressLines.length = 0;
+    // The refresh's diff: the recorded inputs ("shared") against the record (dedicated) replace it.
+    const { diff } = await services.diff({ ...created, outs: read.props as Props }, protectedShared);
+    expect(diff.replaces?.sort()).toEqual(["cpuMillis", "memoryGbs"]);
+    expect(progressLines).toHaveLength(1);
+    expect(progressLines[0]).toMatch(
+      /^shared-db: the API differs from the inputs the stack recorded \(this refresh calls nothing\); an up with those inputs makes: replace \(/,
+    );
+    expect(progressLines[0]).toMatch(
+      /; up fails before creating anything: the state has deletionProtection: true$/,
+    );
+    // up's own diff of the same still fails at preview (I3).
+    const refused = await errorOf(services.diff({ ...created, outs: read.props as Props }, protectedShared));
+    expect(errorText(refused)).toContain("deletionProtection: true");
+  });
 });

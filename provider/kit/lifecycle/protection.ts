@@ -6,6 +6,9 @@
  * by the diff at preview ({@link protectedReplacement}), before its new half is created. A
  * destroy cannot be refused earlier by a provider: Pulumi's `protect` option on every resource does.
  */
+import { isUnknown } from "../fields/check";
+import type { DiffRule } from "../fields/diff";
+import { change } from "../preview/lines";
 
 /** The setting that protects a resource (a row of its field table, `rows.ts`). */
 export const PROTECTION_INPUT = "deletionProtection";
@@ -74,4 +77,50 @@ export function protectedReplacement({ label, id, props, reasons, inputs }: Prot
       `set ${PROTECTION_INPUT}: false, run \`pulumi up\` (it only records the setting), then change ${what} ` +
       `again and run \`pulumi up\`. To keep this ${label}, set ${what} back and leave ${them} unchanged`,
   );
+}
+
+/** A diff, as {@link replacementUnderProtection} reads it. */
+export interface ReplacingDiff extends ProtectedResource {
+  /** The program's name of the resource (`db`). */
+  name: string;
+  /** The checked inputs it was diffed against. */
+  news: Record<string, unknown>;
+  /** What replaces it (inputs, or `status` for a failed one). */
+  replaces: string[];
+  /** The resource's diff rules, per input. */
+  rules: Record<string, DiffRule>;
+  /** Its secret properties: their values never show. */
+  secret: ReadonlySet<string>;
+}
+
+/**
+ * Invariant I3 at the diff: a replacement of a protected resource whose cause is known throws
+ * {@link protectedReplacement}; one whose cause is known only during up gives a `warning` line (the
+ * diff `up` makes with the value fails, before any create). A refresh's diff (`refresh`: Pulumi's
+ * refresh diffs what it read against the recorded inputs, and changes nothing) never throws, or
+ * the refresh would fail: it gives the `note` its line carries instead.
+ */
+export function replacementUnderProtection(
+  d: ReplacingDiff,
+  refresh: boolean,
+): { warning?: string; note?: string } {
+  if (d.replaces.length === 0 || !isProtected(d.props)) return {};
+  const known = d.replaces.filter((p) => !(p in d.rules) || !isUnknown(d.news[p]));
+  if (known.length === 0)
+    return {
+      warning:
+        `${d.name}: ${d.replaces.join(", ")} known only during up; if that replaces this ${d.label}, ` +
+        `up fails before creating anything, because its state has ${PROTECTION_INPUT}: true`,
+    };
+  if (refresh) return { note: `up fails before creating anything: the state has ${PROTECTION_INPUT}: true` };
+  const inputs = known.filter((p) => p in d.rules);
+  throw protectedReplacement({
+    ...d,
+    inputs: inputs.length > 0 ? inputs : ["status"],
+    reasons: known.map((p) =>
+      p in d.rules
+        ? `${p} ${change(d.props[p], d.news[p], d.secret.has(p))}: ${d.rules[p].why ?? "cannot change in place"}`
+        : `the API reports it ${String(d.props[p])}`,
+    ),
+  });
 }

@@ -11,7 +11,7 @@
  */
 import type { CallContext, Runtime } from "../context";
 import { type Found, adoptImported } from "./adopt";
-import { type CheckFailure, checkInputs, isUnknown, withoutPrintedValues } from "../fields/check";
+import { type CheckFailure, checkInputs, withoutPrintedValues } from "../fields/check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import type { HoldKind } from "./holds";
@@ -22,13 +22,13 @@ import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
 import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
-import { change, describeChange } from "../preview/lines";
+import { describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
 import { withDeleteAdvice, withPartialState } from "./partial";
 import { cancellable, refuseIfCancelled } from "./cancel";
-import { PROTECTION_INPUT, isProtected, protectedReplacement, refuseIfProtected } from "./protection";
+import { replacementUnderProtection, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "../fields/settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
@@ -252,28 +252,20 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const name = call.name ?? String(olds.name ?? id);
       const progress = call.log;
       for (const warning of unknownWordWarnings(name, diff.unknownWords ?? [], olds, news)) progress(warning);
-      // I3: the old one's delete would be refused after the new one was made. A value known only
-      // during up may turn out the same: the diff `up` makes with it fails, before any create.
-      const known = diff.replaces.filter((p) => !(p in spec.diffRules) || !isUnknown(news[p]));
-      if (diff.replaces.length > 0 && isProtected(olds) && known.length === 0)
-        progress(
-          `${name}: ${diff.replaces.join(", ")} known only during up; if that replaces this ${spec.label}, ` +
-            `up fails before creating anything, because its state has ${PROTECTION_INPUT}: true`,
-        );
-      if (known.length > 0 && isProtected(olds)) {
-        const inputs = known.filter((p) => p in spec.diffRules);
-        throw protectedReplacement({
+      const guard = replacementUnderProtection(
+        {
           label: spec.label,
           id,
           props: olds,
-          inputs: inputs.length > 0 ? inputs : ["status"],
-          reasons: known.map((p) =>
-            p in spec.diffRules
-              ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
-              : `the API reports it ${String(olds[p])}`,
-          ),
-        });
-      }
+          name,
+          news,
+          replaces: diff.replaces,
+          rules: spec.diffRules,
+          secret,
+        },
+        afterRefresh,
+      );
+      if (guard.warning) progress(guard.warning);
       if (!diff.changes) return diff;
       try {
         const lookups = async () => ({
@@ -281,7 +273,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           projectId: await resolveProjectId(olds.projectId as string | undefined),
         });
         const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
-        progress(describeChange({ ...planned, afterRefresh }));
+        const notes = [...(planned.notes ?? []), ...(guard.note ? [guard.note] : [])];
+        progress(describeChange({ ...planned, notes, afterRefresh }));
       } catch (error) {
         progress(`${name}: the calls of this change are planned during up (${(error as Error).message})`);
       }

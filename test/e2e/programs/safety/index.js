@@ -7,8 +7,8 @@ const db = new mdb.Service("db", {
   name: "bad-db",
   serviceType: "POSTGRES",
   regionCode: config.get("regionCode") || "us-east-1",
-  cpuMillis: 1000,
-  memoryGbs: 4,
+  cpuMillis: config.get("size") === "shared" ? "shared" : 1000,
+  memoryGbs: config.get("size") === "shared" ? "shared" : 4,
   connectionPooler: config.getBoolean("pooler") || false,
   deletionProtection: config.getBoolean("protect") || false,
 });
