@@ -142,11 +142,11 @@ export function quickstartSuite(face: Face): void {
     const steps = await ws.preview();
     expect(steps.get("db")?.op).toBe("update");
     await emulator.clearCalls();
-    // up --refresh: its refresh finds the record as the last one left it (no line); the update's diff
-    // after it is the program's, and names the calls up makes.
+    // up --refresh: its refresh's diff may find the difference again (with @pulumi/pulumi 3.200's
+    // dynamic host it does, in the refresh's words; with 3.259's it does not); the update's diff
+    // after it is the program's either way, and names the calls up makes.
     const up = await ws.pulumi(["up", "--refresh", "--yes", "--skip-preview"]);
     expect(up.stdout).toMatch(new RegExp(`\\[mdb\\] db: ${resize}`));
-    expect(up.stdout).not.toContain("this refresh calls nothing");
     expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
   });
 
