@@ -12,6 +12,9 @@ says otherwise).
   --sizes 4,48,200      resource counts, each a multiple of 4 (one unit = Vpc, Service,
                         ReadReplicaSet, VpcPeering)                    default 4,48,200
   --reps N              repetitions; each cell is the median of N       default 1
+  --preview-reps N      previews of each program per repetition (the
+                        preview cells are the median of reps x N: a
+                        preview is short, and its ratios the noisiest)  default 4
   --transition-ms N     emulator lifecycle step, in ms                  default 3000
   --ops LIST            any of preview,up,noop,destroy,up100            default all
                         (noop and destroy need up; up100 runs its own destroy,
@@ -23,7 +26,8 @@ says otherwise).
                         (create to accepting connections, idle memory);
                         0 skips them                                    default 4
   --databases-only      only the --databases measurement
-  --ci                  small and quick: --sizes 4 --reps 1 --transition-ms 300 --out -, no
+  --ci                  small and quick: --sizes 4 --reps 1 --preview-reps 1
+                        --transition-ms 300 --out -, no
                         warm-up, the generated SDK's program only previews; exits non-zero
                         when any command or check fails (a no-op preview that shows
                         changes, a destroy that leaves records), never on missed targets
@@ -40,6 +44,7 @@ function parseOptions(argv) {
       options: {
         sizes: { type: "string" },
         reps: { type: "string" },
+        "preview-reps": { type: "string" },
         "transition-ms": { type: "string" },
         ops: { type: "string" },
         lang: { type: "string" },
@@ -73,6 +78,7 @@ function parseOptions(argv) {
   return {
     sizes: [...new Set(sizes)].sort((a, b) => a - b),
     reps: integer("--reps", parsed.reps ?? "1", 1),
+    previewReps: integer("--preview-reps", parsed["preview-reps"] ?? (ci ? "1" : "4"), 1),
     transitionMs: integer("--transition-ms", parsed["transition-ms"] ?? (ci ? "300" : "3000"), 0),
     ops: new Set(ops),
     lang,

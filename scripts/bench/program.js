@@ -31,11 +31,13 @@ function childrenCpuMs() {
  * The variants compared: this package's dynamic resources, the same resources through the native
  * plugin `mdb` (from the package's native classes, and from its generated SDK), the same again
  * from a Pulumi YAML program (previews only: the
- * plugin's route without a Node.js program), do-nothing dynamic resources, and the same-shape
+ * plugin's route without a Node.js program), do-nothing dynamic resources, the same-shape
  * control (do-nothing resources registering this package's property names), which only previews:
- * it tells which part of a preview's cost is Pulumi's for that many properties.
+ * it tells which part of a preview's cost is Pulumi's for that many properties, and the floor
+ * (as many component resources, with no provider and no properties), which only previews: what a
+ * Node.js program of that many resources costs before any provider runs.
  */
-const VARIANTS = ["mdb", "classes", "native", "yaml", "trivial", "shaped"];
+const VARIANTS = ["mdb", "classes", "native", "yaml", "trivial", "shaped", "floor"];
 
 /** The variants that run this package's resources against the emulator (API calls, waits). */
 const PACKAGE_VARIANTS = new Set(["mdb", "classes", "native", "yaml"]);
@@ -51,7 +53,7 @@ const PACKAGE_PROGRAMS = {
 };
 
 /** The variants that only preview. */
-const PREVIEW_ONLY = new Set(["yaml", "shaped"]);
+const PREVIEW_ONLY = new Set(["yaml", "shaped", "floor"]);
 
 /** The variants whose resources the native plugin serves. */
 const PLUGIN_VARIANTS = new Set(["classes", "native", "yaml"]);

@@ -19,7 +19,7 @@ function quantile(values, q) {
 
 /** The programs of this package's resources (API calls are theirs), then the controls, in table order. */
 const PACKAGE_VARIANTS = ["mdb", "classes", "native", "yaml"];
-const ROW_ORDER = [...PACKAGE_VARIANTS, "trivial", "shaped"];
+const ROW_ORDER = [...PACKAGE_VARIANTS, "trivial", "shaped", "floor"];
 /** The Node.js programs' routes to the native plugin: the variant, and its name in the report. */
 const NATIVE_ROUTES = [
   ["classes", "pulumi-managed-db/native"],
@@ -73,6 +73,12 @@ function row(size, variant, r) {
   );
 }
 
+/** How many previews each preview cell is the median of, when not one per run (`--preview-reps`). */
+function previewRuns(meta) {
+  const previews = meta.reps * (meta.previewReps ?? 1);
+  return previews === meta.reps ? "" : ` (previews: of ${previews})`;
+}
+
 /**
  * The report: `results[size][variant]` holds `{ms: {op: [ms]}, calls: {op: {METHOD: n}},
  * peaks: [bytes], waits: [{lagMs, waitMs, gets}]}`; `meta` describes the run.
@@ -88,7 +94,7 @@ function renderReport(results, meta) {
   const lines = [
     `Run ${meta.date} on ${meta.cpus} CPU(s), Node.js ${meta.node}, Pulumi CLI ${meta.pulumi}, package ` +
       `${meta.commit}; ${meta.lang === "ts" ? "TypeScript" : "JavaScript"} programs, emulator steps of ` +
-      `${meta.transitionMs} ms, median of ${meta.reps} run(s), programs interleaved. Times in seconds: wall ` +
+      `${meta.transitionMs} ms, median of ${meta.reps} run(s)${previewRuns(meta)}, programs interleaved. Times in seconds: wall ` +
       "clock of the `pulumi` command, and for previews (in brackets) the CPU time of its process tree " +
       "(CLI, language host, program, provider host), steadier on a busy machine; `up` and `destroy` " +
       "skip their preview.",
@@ -190,6 +196,7 @@ function renderReport(results, meta) {
         `this package's, below 1 where the package saves Pulumi work the control does): ${parts.join("; ")}.`,
     );
   }
+  lines.push(...floorLine(ends, get));
   if (sizes.length > 1) {
     const perResource = (variant) =>
       ratio(get(large, variant, "preview") - get(small, variant, "preview"), large - small);
@@ -207,6 +214,29 @@ function renderReport(results, meta) {
     );
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The line placing each preview at `sizes` against the floor, the preview of a Node.js program of
+ * as many component resources with no provider (none for a run without it): floor / trivial, then
+ * each Node.js route of this package over the floor. `get(size, variant, op)` is a median in ms.
+ */
+function floorLine(sizes, get) {
+  const measured = sizes.filter((size) => get(size, "floor", "preview") !== undefined);
+  if (measured.length === 0) return [];
+  const routes = [["mdb", "the dynamic classes"], ...NATIVE_ROUTES];
+  const parts = measured.map((size) => {
+    const floor = get(size, "floor", "preview");
+    const over = routes
+      .filter(([variant]) => get(size, variant, "preview") !== undefined)
+      .map(([variant, route]) => `, ${route} / floor ${fixed(ratio(get(size, variant, "preview"), floor))}`);
+    return `${size} resources: floor / trivial ${fixed(ratio(floor, get(size, "trivial", "preview")))}${over.join("")}`;
+  });
+  return [
+    "",
+    "Preview against the floor (a Node.js program of as many component resources, with no provider " +
+      `and no properties; no route to a provider previews below it): ${parts.join("; ")}.`,
+  ];
 }
 
 /** The operations the native and dynamic faces are compared on, with their names in the report. */
@@ -264,7 +294,13 @@ const LEGEND = `## How to read it
   plugin, whose own CPU is about a tenth of a 200-resource preview when profiled. **yaml** rows
   (previews only) run them through the plugin from a Pulumi YAML program (templates/yaml.yaml):
   the same plugin and engine with no Node.js program.
-- **preview** is \`pulumi preview\` of a new stack; **no-op preview** runs after \`up\` with
+- **floor** rows (previews only) run a program of as many component resources, named alike,
+  with no provider and no properties: what Pulumi's Node.js SDK and engine cost for registering
+  that many resources. Every route to a provider, dynamic or native, adds its provider's start and
+  a check per resource on top (the plugin also a preview of each create, which Pulumi's dynamic
+  provider host does not offer), so \`floor / trivial\` bounds how far under trivial any Node.js
+  program of resources can preview.
+- **preview** is \`pulumi preview\` of a new stack, run \`--preview-reps\` times per repetition; **no-op preview** runs after \`up\` with
   \`--expect-no-changes\` (it fails the bench if anything would change). **up** uses the CLI's
   default \`--parallel\` (4 x CPUs), **up -p 100** lets every ready resource start at once.
 - **API calls** come from the emulator's request log (\`/_emulator/requests\`), per operation.

@@ -13,7 +13,15 @@ const { renderReport, quantile } = require("../../scripts/bench/report") as {
   renderReport(
     results: Record<
       number,
-      { mdb: Result; trivial: Result; shaped?: Result; native?: Result; classes?: Result; yaml?: Result }
+      {
+        mdb: Result;
+        trivial: Result;
+        shaped?: Result;
+        native?: Result;
+        classes?: Result;
+        yaml?: Result;
+        floor?: Result;
+      }
     >,
     meta: object,
   ): string;
@@ -148,6 +156,34 @@ describe("bench report", () => {
     expect(renderReport({ 4: { mdb: result([1]), trivial: result([1]) } }, meta)).not.toContain(
       "classes / mdb",
     );
+  });
+
+  it("places each Node.js route's preview against the floor of a program of as many resources", () => {
+    const report = renderReport(
+      {
+        4: { mdb: result([2000]), trivial: result([2000]), floor: result([1600]) },
+        200: {
+          mdb: result([3300]),
+          classes: result([2700]),
+          native: result([3600]),
+          trivial: result([3000]),
+          floor: result([2200]),
+        },
+      },
+      { ...meta, reps: 2, previewReps: 4 },
+    );
+    expect(report).toContain("median of 2 run(s) (previews: of 8), programs interleaved");
+    expect(report).toContain("| 200 | floor | 2.20 (1.10) | – | – | – | – | – | – | – | – |");
+    expect(report).toContain(
+      "Preview against the floor (a Node.js program of as many component resources, with no provider " +
+        "and no properties; no route to a provider previews below it): 200 resources: floor / trivial 0.73, " +
+        "the dynamic classes / floor 1.50, pulumi-managed-db/native / floor 1.23, generated SDK / floor 1.64; " +
+        "4 resources: floor / trivial 0.80, the dynamic classes / floor 1.25.",
+    );
+    // One preview per run says nothing more; a run without the floor has no such line.
+    const plain = renderReport({ 4: { mdb: result([1]), trivial: result([1]) } }, meta);
+    expect(plain).toContain("median of 3 run(s), programs interleaved");
+    expect(plain).not.toContain("floor");
   });
 
   it("holds a one-size run to that size's goal, and compares no up scaling within one size", () => {
