@@ -6,7 +6,7 @@
 //
 // For every size and repetition, each operation runs on every program back to back (interleaved,
 // the first one rotating), so a slower moment of the machine hits them alike: preview of a fresh
-// stack (--preview-reps rounds), up, no-op preview (--expect-no-changes), destroy, then up and
+// stack (--preview-reps rounds), up, no-op preview (--expect-no-changes, as many rounds), destroy, then up and
 // destroy again with --parallel 100. The emulator's request log gives the API calls and the
 // settle lag of every wait; /proc gives the provider host's peak memory.
 "use strict";
@@ -104,8 +104,8 @@ async function measure(options, programs, emulator) {
       }
       const steps = STEPS.filter((s) => options.ops.has(s.needs ?? s.op));
       for (const [index, step] of steps.entries()) {
-        // A preview changes nothing, so it runs previewReps rounds on the same empty stack.
-        const rounds = step.op === "preview" ? options.previewReps : 1;
+        // A preview changes nothing, so it (and the no-op preview) runs previewReps rounds on the same stack.
+        const rounds = step.op === "preview" || step.op === "noop" ? options.previewReps : 1;
         for (let round = 0; round < rounds; round++) {
           // Each variant goes first in turn, so a slower moment of the machine hits them alike.
           const shift = (rep + index + round) % VARIANTS.length;

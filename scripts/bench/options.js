@@ -12,9 +12,10 @@ says otherwise).
   --sizes 4,48,200      resource counts, each a multiple of 4 (one unit = Vpc, Service,
                         ReadReplicaSet, VpcPeering)                    default 4,48,200
   --reps N              repetitions; each cell is the median of N       default 1
-  --preview-reps N      previews of each program per repetition (the
-                        preview cells are the median of reps x N: a
-                        preview is short, and its ratios the noisiest)  default 4
+  --preview-reps N      previews and no-op previews of each program per
+                        repetition (their cells are the median of
+                        reps x N: a preview is short, and its ratios
+                        the noisiest)                                   default 4
   --transition-ms N     emulator lifecycle step, in ms                  default 3000
   --ops LIST            any of preview,up,noop,destroy,up100            default all
                         (noop and destroy need up; up100 runs its own destroy,

@@ -73,10 +73,10 @@ function row(size, variant, r) {
   );
 }
 
-/** How many previews each preview cell is the median of, when not one per run (`--preview-reps`). */
+/** How many previews each preview and no-op preview cell is the median of, when not one per run (`--preview-reps`). */
 function previewRuns(meta) {
   const previews = meta.reps * (meta.previewReps ?? 1);
-  return previews === meta.reps ? "" : ` (previews: of ${previews})`;
+  return previews === meta.reps ? "" : ` (previews and no-op previews: of ${previews})`;
 }
 
 /**
@@ -300,8 +300,9 @@ const LEGEND = `## How to read it
   a check per resource on top (the plugin also a preview of each create, which Pulumi's dynamic
   provider host does not offer), so \`floor / trivial\` bounds how far under trivial any Node.js
   program of resources can preview.
-- **preview** is \`pulumi preview\` of a new stack, run \`--preview-reps\` times per repetition; **no-op preview** runs after \`up\` with
-  \`--expect-no-changes\` (it fails the bench if anything would change). **up** uses the CLI's
+- **preview** is \`pulumi preview\` of a new stack; **no-op preview** runs after \`up\` with
+  \`--expect-no-changes\` (it fails the bench if anything would change); both run
+  \`--preview-reps\` times per repetition, since they change nothing. **up** uses the CLI's
   default \`--parallel\` (4 x CPUs), **up -p 100** lets every ready resource start at once.
 - **API calls** come from the emulator's request log (\`/_emulator/requests\`), per operation.
 - **settle lag**: for every wait of the provider (a service becoming READY, a replica set or

@@ -172,7 +172,7 @@ describe("bench report", () => {
       },
       { ...meta, reps: 2, previewReps: 4 },
     );
-    expect(report).toContain("median of 2 run(s) (previews: of 8), programs interleaved");
+    expect(report).toContain("median of 2 run(s) (previews and no-op previews: of 8), programs interleaved");
     expect(report).toContain("| 200 | floor | 2.20 (1.10) | – | – | – | – | – | – | – | – |");
     expect(report).toContain(
       "Preview against the floor (a Node.js program of as many component resources, with no provider " +
