@@ -276,7 +276,7 @@ const LEGEND = `## How to read it
 - **mdb** rows run this package's resources, installed from its \`npm pack\` tarball: per unit a
   \`Vpc\`, a \`Service\` attached to it with the connection pooler, a \`ReadReplicaSet\` and a
   \`VpcPeering\`. **trivial** rows run as many do-nothing dynamic resources wired the same way,
-  whose provider answers at once: what Pulumi itself costs, the floor for any dynamic provider.
+  whose provider answers at once: what Pulumi itself costs, the least any dynamic provider can.
   **shaped** rows (previews only) run do-nothing dynamic resources that register the same
   property names (every input and output of each class) and secret outputs as this package's:
   what Pulumi costs for resources of this shape, so \`shaped / trivial\` is Pulumi's share of the
