@@ -9,7 +9,14 @@
  * registered as any language's SDK registers them; each face's test file calls
  * {@link invalidInputsSuite}.
  */
-import { EMULATOR_ORIGIN, OTHER_REGION_VPC, RUNS, type Row, type Run } from "./invalid-inputs-table";
+import {
+  EMULATOR_ORIGIN,
+  EXISTING_SERVICE,
+  OTHER_REGION_VPC,
+  RUNS,
+  type Row,
+  type Run,
+} from "./invalid-inputs-table";
 import { EmulatorProcess, type Face, Workspace } from "./workspace";
 
 /** `cpuMillis` -> `cpuMillis`, escaped for a pattern. */
@@ -47,6 +54,7 @@ export function invalidInputsSuite(face: Face): void {
   let emulator: EmulatorProcess;
   let ws: Workspace;
   let otherRegionVpc: string;
+  let existingService: string;
 
   beforeAll(async () => {
     emulator = await EmulatorProcess.start();
@@ -58,6 +66,13 @@ export function invalidInputsSuite(face: Face): void {
       region_code: "eu-west-1",
     });
     otherRegionVpc = vpc.id;
+    const service = await emulator.api<{ service_id: string }>("POST", "/services", {
+      name: "existing",
+      region_code: "us-east-1",
+      cpu_millis: "500",
+      memory_gbs: "2",
+    });
+    existingService = service.service_id;
   });
 
   afterAll(async () => {
@@ -68,8 +83,12 @@ export function invalidInputsSuite(face: Face): void {
   async function execute(run: Run, index: number): Promise<Outcome> {
     const name = `case${index + 1}`;
     const args = Object.assign({}, ...run.rows.map((r) => r.args ?? {})) as Record<string, unknown>;
+    const stands: Record<string, string> = {
+      [OTHER_REGION_VPC]: otherRegionVpc,
+      [EXISTING_SERVICE]: existingService,
+    };
     for (const [key, value] of Object.entries(args))
-      if (value === OTHER_REGION_VPC) args[key] = otherRegionVpc;
+      if (typeof value === "string" && stands[value]) args[key] = stands[value];
     const declared = [{ kind: run.kind, name, args, late: run.late, secret: run.secret }];
     const env: Record<string, string | undefined> = {
       ...run.env,
@@ -90,7 +109,7 @@ export function invalidInputsSuite(face: Face): void {
         up: up?.code,
         output: [preview.stdout, preview.stderr, up?.stdout, up?.stderr].join("\n"),
         mutating: await emulator.calls(),
-        services: (await emulator.inventory()).services.length,
+        services: (await emulator.inventory()).services.filter((id) => id !== existingService).length,
       };
     } finally {
       for (const key of Object.keys(run.config ?? {})) await ws.removeConfig(key);

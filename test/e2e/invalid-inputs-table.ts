@@ -49,6 +49,9 @@ export const EMULATOR_ORIGIN = "<emulator origin>";
 /** The id of a VPC in eu-west-1, made through the API before the runs (the programs are in us-east-1). */
 export const OTHER_REGION_VPC = "<vpc in eu-west-1>";
 
+/** Stands for a service the suite makes before the runs (a read replica set's check looks it up). */
+export const EXISTING_SERVICE = "<existing service>";
+
 /** The runs, each one preview (and `up` when late) of one resource. */
 export const RUNS: Run[] = [
   {
@@ -195,13 +198,19 @@ export const RUNS: Run[] = [
     ],
   },
   {
-    title: "a service in a VPC that does not exist",
+    title: "a service in a VPC that does not exist, forked from a service that does not exist",
     kind: "Service",
     rows: [
       {
         property: "vpcId",
         args: { vpcId: "vpc-does-not-exist" },
         rule: `VPC vpc-does-not-exist does not exist in project ${E2E_KEYS.projectId}`,
+      },
+      {
+        property: "forkFrom.serviceId",
+        args: { forkFrom: { serviceId: "svc-does-not-exist", strategy: "NOW" } },
+        rule: `service svc-does-not-exist does not exist in project ${E2E_KEYS.projectId}; give the id of an existing service to fork`,
+        printed: "resource",
       },
     ],
   },
@@ -253,6 +262,17 @@ export const RUNS: Run[] = [
     ],
   },
   {
+    title: "a read replica set of a service that does not exist",
+    kind: "ReadReplicaSet",
+    rows: [
+      {
+        property: "serviceId",
+        args: { serviceId: "svc-does-not-exist" },
+        rule: `service svc-does-not-exist does not exist in project ${E2E_KEYS.projectId}; give the id of an existing service`,
+      },
+    ],
+  },
+  {
     title: "a VPC's block, region and name",
     kind: "Vpc",
     rows: [
@@ -289,6 +309,17 @@ export const RUNS: Run[] = [
         printed: "resource",
       },
       { property: "vpcId", args: { vpcId: "" }, rule: "must not be empty" },
+    ],
+  },
+  {
+    title: "a peering of a VPC that does not exist",
+    kind: "VpcPeering",
+    rows: [
+      {
+        property: "vpcId",
+        args: { vpcId: "vpc-does-not-exist" },
+        rule: `VPC vpc-does-not-exist does not exist in project ${E2E_KEYS.projectId}; give the id of an existing VPC of this project`,
+      },
     ],
   },
   {
@@ -404,6 +435,6 @@ export const RUNS: Run[] = [
     title: "at up: a read replica set of 100 nodes",
     kind: "ReadReplicaSet",
     late: ["nodes"],
-    rows: [{ property: "nodes", args: { nodes: 100 }, rule: NODES }],
+    rows: [{ property: "nodes", args: { nodes: 100, serviceId: EXISTING_SERVICE }, rule: NODES }],
   },
 ];

@@ -286,3 +286,108 @@ describe("the service's VPC", () => {
     expect((await emu.api<unknown[]>("GET", `${emu.projectPath}/services`)).body).toEqual([]);
   });
 });
+
+describe("the records a new resource names by id", () => {
+  const sets = PROVIDERS["read-replica-set"];
+  const peerings = PROVIDERS["vpc-peering"];
+  const set = { name: "pre-reads", nodes: 1, cpuMillis: 500, memoryGbs: 2 };
+  const peering = { peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-peer" };
+  let sourceId: string;
+  let vpcId: string;
+  beforeAll(async () => {
+    const body = { name: "pre-source", region_code: "us-east-1", cpu_millis: "500", memory_gbs: "2" };
+    sourceId = (await emu.api<{ service_id: string }>("POST", `${emu.projectPath}/services`, body)).body
+      .service_id;
+    const vpc = { name: "pre-peer", cidr: "10.3.0.0/16", region_code: "us-east-1" };
+    vpcId = (await emu.api<{ id: string }>("POST", `${emu.projectPath}/vpcs`, vpc)).body.id;
+  });
+
+  /** check of `provider` as the host calls it: the failures, as `property: reason`. */
+  async function failuresFrom(provider: typeof sets, news: Props, olds: Props = {}): Promise<string[]> {
+    const result = await provider.check(olds, { __provider: "p", ...news });
+    return (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+  }
+  const project = () => emu.credentials.projectId;
+
+  it("a read replica set of a service that does not exist fails check, naming serviceId", async () => {
+    expect(await failuresFrom(sets, { ...set, serviceId: "svcnope123" })).toEqual([
+      `serviceId: service svcnope123 does not exist in project ${project()}; give the id of an existing service`,
+    ]);
+  });
+
+  it("a read replica set of a service being deleted fails check", async () => {
+    const body = { name: "pre-leaving", region_code: "us-east-1", cpu_millis: "500", memory_gbs: "2" };
+    const leaving = (await emu.api<{ service_id: string }>("POST", `${emu.projectPath}/services`, body)).body
+      .service_id;
+    await emu.withTransitionMs(async () => {
+      await emu.api("DELETE", `${emu.projectPath}/services/${leaving}`);
+      expect(await failuresFrom(sets, { ...set, serviceId: leaving })).toEqual([
+        `serviceId: service ${leaving} is being deleted (DELETING); give the id of an existing service`,
+      ]);
+    });
+  });
+
+  it("an existing service passes with one GET of it; unknown or unchanged, none", async () => {
+    const known = { ...set, serviceId: sourceId };
+    const calls = await requestsOf(async () => expect(await failuresFrom(sets, known)).toEqual([]));
+    expect(calls).toEqual(["GET /projects/{project}/services/{service}"]);
+    const none = await requestsOf(async () => {
+      expect(await failuresFrom(sets, { ...set, serviceId: UNKNOWN })).toEqual([]);
+      expect(await failuresFrom(sets, known, known)).toEqual([]);
+    });
+    expect(none).toEqual([]);
+  });
+
+  it("a peering of a VPC that does not exist fails check, naming vpcId; an existing one passes", async () => {
+    expect(await failuresFrom(peerings, { ...peering, vpcId: "vpc-nope" })).toEqual([
+      `vpcId: VPC vpc-nope does not exist in project ${project()}; give the id of an existing VPC of this project`,
+    ]);
+    expect(await failuresFrom(peerings, { ...peering, vpcId })).toEqual([]);
+  });
+
+  // A nested property's failure is the resource's (Pulumi prints the property's value otherwise).
+  it("a fork of a service that does not exist fails check, naming forkFrom.serviceId", async () => {
+    const fork = { ...service, forkFrom: { serviceId: "svcnope123", strategy: "NOW" } };
+    expect(await failuresOf(fork)).toEqual([
+      `: property forkFrom.serviceId service svcnope123 does not exist in project ${project()}; ` +
+        "give the id of an existing service to fork",
+    ]);
+  });
+
+  it("a fork that asks for another type or region than its source's fails check, naming both", async () => {
+    const fork = {
+      ...service,
+      serviceType: "VECTOR",
+      regionCode: "eu-west-1",
+      forkFrom: { serviceId: sourceId, strategy: "NOW" },
+    };
+    expect(await failuresOf(fork)).toEqual([
+      ": property forkFrom.serviceId a fork keeps its source's type and region; serviceType is VECTOR but the " +
+        "source is POSTGRES; regionCode is eu-west-1 but the source is in us-east-1",
+    ]);
+    const same = { ...fork, serviceType: "POSTGRES", regionCode: "us-east-1" };
+    expect(await failuresOf(same)).toEqual([]);
+    expect(await requestsOf(() => failuresOf(same, same))).toEqual([]);
+  });
+
+  it("an existing fork whose source is gone is not looked up: its source, type and region are unchanged", async () => {
+    // As recorded by an import (the source's project, no strategy), and as the program gives it.
+    const imported = { ...service, forkFrom: { serviceId: "svcgone123", projectId: project() } };
+    const program = { ...service, forkFrom: { serviceId: "svcgone123", strategy: "NOW" } };
+    expect(await requestsOf(async () => expect(await failuresOf(program, imported)).toEqual([]))).toEqual([]);
+  });
+
+  it("create looks again before forking: a source gone since check fails with no create call", async () => {
+    const inputs = {
+      ...service,
+      name: "pre-fork-gone",
+      forkFrom: { serviceId: "svcgone123", strategy: "NOW" },
+    };
+    const { result: error, calls } = await recordCalls(emu, () => errorOf(services.create(inputs)));
+    expect(error.message).toBe(
+      `cannot create service pre-fork-gone: forkFrom.serviceId: service svcgone123 does not exist in project ` +
+        `${project()}; give the id of an existing service to fork`,
+    );
+    expect(calls).toEqual([]);
+  });
+});

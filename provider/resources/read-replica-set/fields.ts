@@ -27,7 +27,11 @@ export const READ_REPLICA_SET_FIELDS = {
   replicaSetId: output(z.string(), { stable: true, read: (r) => r.id }),
   /** Project of the service. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId: PROJECT_ID_ROW,
-  /** Id of the service whose data the set replicates. Change: replace. */
+  /**
+   * Id of the service whose data the set replicates. Checked before anything is created (at
+   * preview too, when the id is known): a service that does not exist or is being deleted fails.
+   * Change: replace.
+   */
   serviceId: input(
     nonEmpty,
     { replace: "a read replica set cannot move to another service" },

@@ -6,9 +6,10 @@
 import { SERVICE_ON_THE_WAY } from "../../client/readings";
 import type { ReadReplicaSet as ReplicaSetRecord, Service as ServiceRecord } from "../../client/schemas";
 import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/fields/connection";
-import type { CallWords, OpContext, ResourceOps } from "../../kit/spec";
+import type { CallWords, CheckContext, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { waitUntil } from "../../kit/lifecycle/wait";
+import { existingService, lookupDue } from "../lookups";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 
@@ -28,6 +29,14 @@ function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
     }),
     `service ${ref.serviceId} to be READY before creating a read replica set`,
   );
+}
+
+/** Check-time lookup of the set's service, when `serviceId` is known and changed: it must exist. */
+async function verifyService({ api, projectId }: CheckContext, want: ReadReplicaSetInputs, olds: Props) {
+  if (!lookupDue(want, olds, ["serviceId"])) return [];
+  const service = await existingService(api, projectId, want.serviceId);
+  if (typeof service !== "string") return [];
+  return [{ property: "serviceId", reason: `${service}; give the id of an existing service` }];
 }
 
 type Ops = ResourceOps<
@@ -80,6 +89,7 @@ export const OPS: Ops = {
   settle: (ctx, record) => (record.status === "active" ? Promise.resolve(record) : waitForActive(ctx)),
   waitFor: (ctx, _target, until) => waitForActive(ctx, until),
   plan: planReplicaSet,
+  verify: verifyService,
   create: {
     what: (want) => `read replica set ${want.name}`,
     list: ({ api, ref }) => api.listReplicaSets(ref.projectId, ref.serviceId),

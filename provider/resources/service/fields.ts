@@ -167,7 +167,11 @@ export const SERVICE_FIELDS = {
     { update: ["stopService", "startService"] },
     { read: isPausedRecord, created: () => false },
   ),
-  /** Create the service as a fork of another. Change: replace. */
+  /**
+   * Create the service as a fork of another, of the same type and region. Checked before
+   * anything is created (at preview too, when the source's id is known): a source that does not
+   * exist, is being deleted, or differs in type or region fails. Change: replace.
+   */
   forkFrom: input(
     forkFromField.optional(),
     { replace: true },

@@ -19,25 +19,11 @@ import { serviceConnection } from "./connection";
 import { finalForkName, finalForkOptions, takeFinalFork } from "./final-fork";
 import { type ServiceInputs, type ServiceOutputs } from "./fields";
 import { planService, size, waitForService } from "./plan";
+import { requireForkSource, verifyForkSource } from "./fork-check";
 import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 
 /** The statuses a service settles in: nothing is under way. */
 const SETTLED: readonly string[] = ["READY", "PAUSED"];
-
-/** Fails before forking when the source does not exist or differs in type or region. */
-async function checkForkSource({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): Promise<void> {
-  if (!want.forkFrom) return;
-  const source = await api.getService(want.forkFrom.projectId ?? ref.projectId, want.forkFrom.serviceId);
-  const problems: string[] = [];
-  if (!sameServiceType(source.service_type, want.serviceType))
-    problems.push(`serviceType is ${want.serviceType} but the source is ${source.service_type}`);
-  if (source.region_code !== want.regionCode)
-    problems.push(`regionCode is ${want.regionCode} but the source is in ${source.region_code}`);
-  if (problems.length)
-    throw new Error(
-      `cannot fork service ${source.service_id}: a fork keeps its source's type and region; ${problems.join("; ")}`,
-    );
-}
 
 /** Sends the create, or the fork when `forkFrom` is given. */
 function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): Promise<ServiceRecord> {
@@ -109,7 +95,9 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
       : waitForService(ctx, isPausedRecord(record) ? "PAUSED" : "READY"),
   waitFor: (ctx, target, until) => waitForService(ctx, target === "PAUSED" ? "PAUSED" : "READY", until),
   plan: planService,
-  verify: verifyServiceVpc,
+  // The VPC and the fork source, each when it changed.
+  verify: async (ctx, want, olds) =>
+    (await Promise.all([verifyServiceVpc(ctx, want, olds), verifyForkSource(ctx, want, olds)])).flat(),
   create: {
     what: (want) => `service ${want.name}`,
     list: ({ api, ref }) => api.listServices(ref.projectId),
@@ -135,7 +123,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
         : undefined,
     // Nothing is created before the fork source and the VPC are known to fit.
     prepare: async (ctx, want) => {
-      await checkForkSource(ctx, want);
+      await requireForkSource(ctx, want);
       await requireServiceVpc(ctx, want);
     },
   },

@@ -5,9 +5,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { MdbApi } from "../../client/api";
-import { unlessGone } from "../../kit/lifecycle/delete";
-import { isUnknown } from "../../kit/fields/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
+import { existingVpc, lookupDue } from "../lookups";
 import type { ServiceInputs } from "./fields";
 
 /** Why the service cannot attach to VPC `vpcId` (a rule on `vpcId`), or undefined when it can. */
@@ -17,9 +16,8 @@ export async function vpcProblem(
   vpcId: string,
   regionCode: string,
 ): Promise<string | undefined> {
-  const vpc = await unlessGone(api.getVpc(projectId, vpcId));
-  if (vpc === undefined)
-    return `VPC ${vpcId} does not exist in project ${projectId}; give the id of an existing VPC in ${regionCode}`;
+  const vpc = await existingVpc(api, projectId, vpcId);
+  if (typeof vpc === "string") return `${vpc}; give the id of an existing VPC in ${regionCode}`;
   if (vpc.region_code !== regionCode)
     return (
       `VPC ${vpcId} is in region ${vpc.region_code}, but the service is in ${regionCode} (regionCode); ` +
@@ -38,8 +36,7 @@ export async function verifyServiceVpc(
   olds: Props,
 ): Promise<pulumi.dynamic.CheckFailure[]> {
   const { vpcId, regionCode } = want;
-  if (vpcId === undefined || isUnknown(vpcId) || isUnknown(regionCode)) return [];
-  if (olds.vpcId === vpcId && olds.regionCode === regionCode) return [];
+  if (vpcId === undefined || !lookupDue(want, olds, ["vpcId", "regionCode"])) return [];
   const problem = await vpcProblem(api, projectId, vpcId, regionCode);
   return problem ? [{ property: "vpcId", reason: problem }] : [];
 }

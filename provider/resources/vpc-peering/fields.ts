@@ -21,7 +21,10 @@ export const VPC_PEERING_FIELDS = {
   peeringId: output(z.string(), { stable: true, read: (r) => r.id }),
   /** Project of the VPC. Default: `mdb:projectId`, `MDB_PROJECT_ID`, else the API key's project. Change: replace. */
   projectId: PROJECT_ID_ROW,
-  /** Id of the VPC (of this API) to peer from. Change: replace. */
+  /**
+   * Id of the VPC (of this API) to peer from. Checked before anything is created (at preview
+   * too, when the id is known): a VPC that does not exist fails. Change: replace.
+   */
   vpcId: input(nonEmpty, REPLACE, { stable: true, read: (_r, ref) => ref.vpcId }),
   /** Account that owns the peer VPC. Change: replace. */
   peerAccountId: input(nonEmpty, REPLACE, { read: (r) => r.peer_account_id }),

@@ -4,9 +4,10 @@
  */
 import type { VpcPeering as PeeringRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
-import type { ResourceOps } from "../../kit/spec";
+import type { CheckContext, Props, ResourceOps } from "../../kit/spec";
 import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
+import { existingVpc, lookupDue } from "../lookups";
 import { type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
 import { planVpcPeering } from "./plan";
 
@@ -29,11 +30,20 @@ function peerOf(want: VpcPeeringInputs): string {
   return `account ${want.peerAccountId}, region ${want.peerRegionCode}, VPC ${want.peerVpcId}`;
 }
 
+/** Check-time lookup of the peering's own VPC, when `vpcId` is known and changed: it must exist. */
+async function verifyVpc({ api, projectId }: CheckContext, want: VpcPeeringInputs, olds: Props) {
+  if (!lookupDue(want, olds, ["vpcId"])) return [];
+  const vpc = await existingVpc(api, projectId, want.vpcId);
+  if (typeof vpc !== "string") return [];
+  return [{ property: "vpcId", reason: `${vpc}; give the id of an existing VPC of this project` }];
+}
+
 /** Its own API calls and records. */
 export const OPS: ResourceOps<VpcPeeringInputs, VpcPeeringOutputs, PeeringRecord, "vpcId" | "peeringId"> = {
   find: (api, ref) => unlessGone(api.getPeering(ref.projectId, ref.vpcId, ref.peeringId)),
   recordId: (record) => record.id,
   plan: planVpcPeering,
+  verify: verifyVpc,
   // Every input change replaces a peering, so the engine calls update only to finish a create
   // that did not (a peering still pending when the create's wait ran out): wait until active.
   phase: (record) => phaseOf(record.status, ["active", "failed"], ["deleting"]),
