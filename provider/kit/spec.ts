@@ -121,6 +121,12 @@ export interface CreatePolicy<I, R, P extends string> {
   same(record: R, want: I): boolean;
   /** The identity in words, for the adoption line: `name, CIDR block and region`. */
   identity: string;
+  /**
+   * The values `same` compares, read from the inputs alone, and the property a failure about
+   * them names: check refuses two resources of one program with the same values, one of them to
+   * be created, since one record cannot belong to both (`twins.ts`).
+   */
+  key?: { property: string; of(want: I): readonly unknown[] };
   /** Of the `same` records, those that count (default: all); the others are reported, not adopted. */
   live?(record: R): boolean;
   /** Sends the create. */

@@ -89,7 +89,10 @@ export function invalidInputsSuite(face: Face): void {
     };
     for (const [key, value] of Object.entries(args))
       if (typeof value === "string" && stands[value]) args[key] = stands[value];
-    const declared = [{ kind: run.kind, name, args, late: run.late, secret: run.secret }];
+    const declared = [
+      ...(run.twice ? [{ kind: run.kind, name: `${name}-first`, args }] : []),
+      { kind: run.kind, name, args, late: run.late, secret: run.secret },
+    ];
     const env: Record<string, string | undefined> = {
       ...run.env,
       MDB_E2E_CASE: JSON.stringify(declared),

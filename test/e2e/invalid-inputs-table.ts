@@ -29,6 +29,11 @@ export interface Run {
   kind: Kind;
   /** Inputs the program passes through a local resource: known only at `up`. */
   late?: string[];
+  /**
+   * Declares the resource twice, with the same inputs: first as `<name>-first`, then as the run's
+   * resource, whose check names the first.
+   */
+  twice?: boolean;
   /** Stack config set for this run only. */
   config?: Record<string, string>;
   /** Environment of the CLI for this run only (undefined removes a variable). */
@@ -259,6 +264,18 @@ export const RUNS: Run[] = [
     rows: [
       { property: "nodes", args: { nodes: 0 }, rule: NODES },
       { property: "name", args: { name: "" }, rule: "must not be empty" },
+    ],
+  },
+  {
+    title: "a second service of the same name, type and region",
+    kind: "Service",
+    twice: true,
+    rows: [
+      {
+        property: "name",
+        args: { name: "twin-db" },
+        rule: /resource case\d+-first of this program is a service of the same name, type, region and fork source; one record cannot belong to both, so up would refuse to create the second/,
+      },
     ],
   },
   {

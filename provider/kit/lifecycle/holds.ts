@@ -23,9 +23,30 @@ export interface Hold {
   by: string | undefined;
 }
 
-/** The ids held in one run, per resource kind. */
+/** A resource of the run that has an identity (see {@link RunHolds.claim}). */
+export interface Claim {
+  /** The program's name of the resource. */
+  by: string;
+  /** Whether it is to be created (check had no recorded inputs for it). */
+  creating: boolean;
+}
+
+/** The ids held in one run, per resource kind, and the identities its resources claim. */
 export class RunHolds {
   private readonly held = new Map<string, Hold[]>();
+  private readonly claims = new Map<string, Claim[]>();
+
+  /**
+   * Records that resource `claim.by` of kind `kind` has identity `key` (the values a create
+   * matches records by) and returns another resource of the run with the same identity, when it
+   * or `claim` is to be created. Checking the same resource again claims nothing new.
+   */
+  claim(kind: string, key: string, claim: Claim): Claim | undefined {
+    const at = `${kind}\u0000${key}`;
+    const claims = (this.claims.get(at) ?? []).filter((c) => c.by !== claim.by);
+    this.claims.set(at, [...claims, claim]);
+    return claims.find((c) => c.creating || claim.creating);
+  }
 
   /** Records that resource `by` of kind `kind` holds `id`. */
   hold(kind: string, id: string, how: HoldKind, by: string | undefined): void {

@@ -34,6 +34,7 @@ import { keptSettings } from "../fields/settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
 import { callOperation, runSteps } from "./steps";
 import { deadlineOf, limitOf } from "./timeouts";
+import { twinFailure } from "./twins";
 import type { ConfigSource } from "../../config";
 
 /** What check returns: the inputs, defaults filled in, and one failure per bad property. */
@@ -225,7 +226,11 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const access = await checkAccess(runtime, news.projectId);
       if (access && "failure" in access)
         return { inputs: checked.inputs, failures: withoutPrintedValues([access.failure], facts) };
-      if (!access || !ops.verify) return checked;
+      if (!access) return checked;
+      const at = { holds: runtime.holds?.(), label: spec.label, name: call.name, ...access };
+      const twin = twinFailure(at, ops.create, checked.inputs as I, olds);
+      if (twin) return { inputs: checked.inputs, failures: withoutPrintedValues([twin], facts) };
+      if (!ops.verify) return checked;
       try {
         const found = await ops.verify(
           { api: runtime.session().api, projectId: access.projectId },

@@ -96,6 +96,7 @@ export const OPS: Ops = {
     // Same name on the service, and not on its way out.
     same: (record, want) => record.name === want.name && record.status !== "deleting",
     identity: "service and name",
+    key: { property: "name", of: (want) => [want.serviceId, want.name] },
     send: ({ api, ref }, want) =>
       api.createReplicaSet(ref.projectId, ref.serviceId, {
         name: want.name,

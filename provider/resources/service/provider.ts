@@ -110,6 +110,15 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
       record.status !== "DELETING" &&
       record.status !== "DELETED",
     identity: "name, type, region and fork source",
+    key: {
+      property: "name",
+      of: (want) => [
+        want.name,
+        canonicalServiceType(want.serviceType),
+        want.regionCode,
+        want.forkFrom?.serviceId,
+      ],
+    },
     send: sendCreate,
     refusal: (found, want, { ref }) =>
       `a service named "${want.name}" (${want.serviceType}, ${want.regionCode}) already exists in project ` +

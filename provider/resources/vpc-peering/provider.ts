@@ -69,6 +69,10 @@ export const OPS: ResourceOps<VpcPeeringInputs, VpcPeeringOutputs, PeeringRecord
       record.peer_region_code === want.peerRegionCode &&
       record.peer_vpc_id === want.peerVpcId,
     identity: "VPC, peer account, peer region and peer VPC",
+    key: {
+      property: "peerVpcId",
+      of: (want) => [want.vpcId, want.peerAccountId, want.peerRegionCode, want.peerVpcId],
+    },
     live: (record) => record.status !== "failed",
     send: ({ api, ref }, want) =>
       api.createPeering(ref.projectId, ref.vpcId, {

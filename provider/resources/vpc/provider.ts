@@ -50,6 +50,7 @@ export const OPS: ResourceOps<VpcInputs, VpcOutputs, VpcRecord, "vpcId"> = {
     same: (record, want) =>
       record.name === want.name && record.cidr === want.cidr && record.region_code === want.regionCode,
     identity: "name, CIDR block and region",
+    key: { property: "name", of: (want) => [want.name, want.cidr, want.regionCode] },
     send: ({ api, ref }, want) =>
       api.createVpc(ref.projectId, { name: want.name, cidr: want.cidr, regionCode: want.regionCode }),
     refusal: (found, want, { ref }) =>
