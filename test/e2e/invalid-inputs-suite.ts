@@ -143,7 +143,11 @@ export function invalidInputsSuite(face: Face): void {
         } else {
           expect(outcome.preview).not.toBe(0);
         }
-        expect(outcome.output).toMatch(expectedLine(`case${index + 1}`, row, face, run.secret));
+        // Of twins, the one checked second fails, naming the other: the engine checks them in
+        // either order.
+        const names = [`case${index + 1}`, ...(run.twice ? [`case${index + 1}-first`] : [])];
+        const lines = names.map((name) => expectedLine(name, row, face, run.secret));
+        expect(lines.filter((line) => line.test(outcome.output))).toHaveLength(1);
         // An object's value is never printed beside its failure (as a Go map: `{map[serviceId:...]}`).
         expect(outcome.output).not.toContain("map[");
         expect(outcome.mutating).toEqual([]);

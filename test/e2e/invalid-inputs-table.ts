@@ -30,8 +30,8 @@ export interface Run {
   /** Inputs the program passes through a local resource: known only at `up`. */
   late?: string[];
   /**
-   * Declares the resource twice, with the same inputs: first as `<name>-first`, then as the run's
-   * resource, whose check names the first.
+   * Declares the resource twice, with the same inputs: as `<name>-first`, then as the run's
+   * resource; the one checked second names the other.
    */
   twice?: boolean;
   /** Stack config set for this run only. */
@@ -274,7 +274,7 @@ export const RUNS: Run[] = [
       {
         property: "name",
         args: { name: "twin-db" },
-        rule: /resource case\d+-first of this program is a service of the same name, type, region and fork source; one record cannot belong to both, so up would refuse to create the second/,
+        rule: /resource case\d+(-first)? of this program is a service of the same name, type, region and fork source; one record cannot belong to both, so up would refuse to create the second/,
       },
     ],
   },
