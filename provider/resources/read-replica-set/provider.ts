@@ -9,7 +9,7 @@ import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "
 import type { CallWords, CheckContext, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { waitUntil } from "../../kit/lifecycle/wait";
-import { existingService, lookupDue } from "../lookups";
+import { existingService, lookupDue } from "../../kit/lifecycle/lookups";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 

@@ -8,7 +8,7 @@ import type { MdbApi } from "../../client/api";
 import { sameServiceType } from "../../client/constants";
 import { isUnknown } from "../../kit/fields/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
-import { existingService, lookupDue } from "../lookups";
+import { existingService, lookupDue } from "../../kit/lifecycle/lookups";
 import type { ServiceInputs } from "./fields";
 
 /** The property a fork source's problem is reported on. */

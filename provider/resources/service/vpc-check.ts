@@ -6,7 +6,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { MdbApi } from "../../client/api";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
-import { existingVpc, lookupDue } from "../lookups";
+import { existingVpc, lookupDue } from "../../kit/lifecycle/lookups";
 import type { ServiceInputs } from "./fields";
 
 /** Why the service cannot attach to VPC `vpcId` (a rule on `vpcId`), or undefined when it can. */

@@ -7,7 +7,7 @@ import { unlessGone } from "../../kit/lifecycle/delete";
 import type { CheckContext, Props, ResourceOps } from "../../kit/spec";
 import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { PollVerdict, waitUntil } from "../../kit/lifecycle/wait";
-import { existingVpc, lookupDue } from "../lookups";
+import { existingVpc, lookupDue } from "../../kit/lifecycle/lookups";
 import { type VpcPeeringInputs, type VpcPeeringOutputs } from "./fields";
 import { planVpcPeering } from "./plan";
 

@@ -3,11 +3,11 @@
  * source, a read replica set's service, a peering's VPC), looked up read-only: at check, so a
  * preview names the bad id before anything is created, and again before a create.
  */
-import type { MdbApi } from "../client/api";
-import type { Service as ServiceRecord, Vpc as VpcRecord } from "../client/schemas";
-import { isUnknown } from "../kit/fields/check";
-import { unlessGone } from "../kit/lifecycle/delete";
-import type { Props } from "../kit/spec";
+import type { MdbApi } from "../../client/api";
+import type { Service as ServiceRecord, Vpc as VpcRecord } from "../../client/schemas";
+import { isUnknown } from "../fields/check";
+import { unlessGone } from "./delete";
+import type { Props } from "../spec";
 
 /** Statuses of a service on its way out: nothing new can be made from or on it. */
 const LEAVING: readonly string[] = ["DELETING", "DELETED"];
