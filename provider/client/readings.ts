@@ -40,3 +40,14 @@ export const SERVICE_ON_THE_WAY: Readonly<Record<"READY" | "PAUSED", readonly st
   READY: ["QUEUED", "CONFIGURING", "RESUMING", "UPGRADING", "OPTIMIZING"],
   PAUSED: ["QUEUED", "CONFIGURING", "PAUSING", "UPGRADING", "OPTIMIZING"],
 };
+
+/**
+ * The statuses of a service on its way out (docs/api.md#lifecycle): nothing new can be made from
+ * or on it, it holds its name no longer, and a wait for it to settle has failed.
+ */
+export const SERVICE_LEAVING: readonly string[] = ["DELETING", "DELETED"];
+
+/** True when the service is on its way out (`SERVICE_LEAVING`). */
+export function isLeavingService(record: Service): boolean {
+  return SERVICE_LEAVING.includes(record.status);
+}

@@ -4,13 +4,11 @@
  * preview names the bad id before anything is created, and again before a create.
  */
 import type { MdbApi } from "../../client/api";
+import { isLeavingService } from "../../client/readings";
 import type { Service as ServiceRecord, Vpc as VpcRecord } from "../../client/schemas";
 import { isUnknown } from "../fields/check";
 import { unlessGone } from "./delete";
 import type { Props } from "../spec";
-
-/** Statuses of a service on its way out: nothing new can be made from or on it. */
-const LEAVING: readonly string[] = ["DELETING", "DELETED"];
 
 /**
  * Whether a check should look up what `keys` of `want` name: every one known (not the preview's
@@ -33,7 +31,7 @@ export async function existingService(
 ): Promise<ServiceRecord | string> {
   const service = await unlessGone(api.getService(projectId, serviceId));
   if (service === undefined) return `service ${serviceId} does not exist in project ${projectId}`;
-  if (LEAVING.includes(service.status)) return `service ${serviceId} is being deleted (${service.status})`;
+  if (isLeavingService(service)) return `service ${serviceId} is being deleted (${service.status})`;
   return service;
 }
 

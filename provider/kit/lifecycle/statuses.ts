@@ -23,6 +23,14 @@ export interface StatusRules<R extends StatusRecord> {
   failed?: Readonly<Record<string, (record: R) => string>>;
 }
 
+/** {@link StatusRules.failed} for `statuses` that each fail a wait with what `say` says. */
+export function failing<R extends StatusRecord>(
+  statuses: readonly string[],
+  say: (record: R) => string,
+): Record<string, (record: R) => string> {
+  return Object.fromEntries(statuses.map((status) => [status, say]));
+}
+
 /**
  * The reason the API gives for a record's status: its `error_message` quoted when it has one, else
  * that it gives none. Any record may carry it (replica sets, peerings, services while UNSTABLE).

@@ -3,11 +3,11 @@
  * A set is created once on a READY service, waited for until active, then given what the
  * create call cannot carry (pooler, environment) by its update plan.
  */
-import { SERVICE_ON_THE_WAY } from "../../client/readings";
+import { SERVICE_LEAVING, SERVICE_ON_THE_WAY } from "../../client/readings";
 import type { ReadReplicaSet as ReplicaSetRecord, Service as ServiceRecord } from "../../client/schemas";
 import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "../../kit/fields/connection";
 import type { CallWords, CheckContext, OpContext, Props, ResourceOps } from "../../kit/spec";
-import { judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
+import { failing, judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { waitUntil } from "../../kit/lifecycle/wait";
 import { existingService, lookupDue } from "../../kit/lifecycle/lookups";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
@@ -25,7 +25,7 @@ function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
     judgeStatus<ServiceRecord>({
       settled: "READY",
       inProgress: SERVICE_ON_THE_WAY.READY,
-      failed: { PAUSED: paused, PAUSING: paused, DELETING: gone, DELETED: gone },
+      failed: { PAUSED: paused, PAUSING: paused, ...failing(SERVICE_LEAVING, gone) },
     }),
     `service ${ref.serviceId} to be READY before creating a read replica set`,
   );

@@ -10,6 +10,7 @@
  * its dependents already gone) for a name, and making a duplicate breaks every lookup by name.
  */
 import { NAME_LENGTH } from "../../client/constants";
+import { isLeavingService } from "../../client/readings";
 import type { Service as ServiceRecord } from "../../client/schemas";
 import { unlessGone } from "../../kit/lifecycle/delete";
 import type { OpContext, Props } from "../../kit/spec";
@@ -33,7 +34,7 @@ export function uniqueFinalForkName(name: string, serviceId: string): string {
 
 /** True for a record that still holds its name (not being deleted). */
 function holdsName(record: ServiceRecord): boolean {
-  return record.status !== "DELETING" && record.status !== "DELETED";
+  return !isLeavingService(record);
 }
 
 /**
@@ -92,7 +93,7 @@ export async function takeFinalFork(ctx: OpContext<"serviceId">, props: Props): 
   const { api } = ctx;
   const { projectId, serviceId } = ctx.ref;
   const source = await unlessGone(api.getService(projectId, serviceId));
-  if (!source || source.status === "DELETING" || source.status === "DELETED") return;
+  if (!source || isLeavingService(source)) return;
   const wanted = options.name ?? finalForkName(source.name, serviceId);
   const { name, existing, taken } = forkName(await api.listServices(projectId), wanted, serviceId);
   let fork = existing;

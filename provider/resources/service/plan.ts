@@ -4,12 +4,12 @@
  * after each asynchronous one, `kit/steps.ts`).
  */
 import { isUnknownRoute } from "../../client/errors";
-import { SERVICE_ON_THE_WAY, vpcIdOf } from "../../client/readings";
+import { SERVICE_LEAVING, SERVICE_ON_THE_WAY, vpcIdOf } from "../../client/readings";
 import { SHARED } from "../../client/constants";
 import type { Service as ServiceRecord } from "../../client/schemas";
 import type { OpContext } from "../../kit/spec";
 import type { Step } from "../../kit/lifecycle/steps";
-import { judgeStatus } from "../../kit/lifecycle/statuses";
+import { failing, judgeStatus } from "../../kit/lifecycle/statuses";
 import { PollVerdict, judgeUntil, waitUntil } from "../../kit/lifecycle/wait";
 import type { ServiceInputs, ServiceOutputs } from "./fields";
 
@@ -25,7 +25,7 @@ export function judgeService(target: ServiceTarget): (record: ServiceRecord) => 
   return judgeStatus<ServiceRecord>({
     settled: target,
     inProgress: SERVICE_ON_THE_WAY[target],
-    failed: { DELETING: gone, DELETED: gone },
+    failed: failing(SERVICE_LEAVING, gone),
   });
 }
 

@@ -3,7 +3,7 @@
  * service is created (or forked) once, waited for until READY, then given what the create
  * call cannot carry (HA sync replicas, VPC, pooler, password, pause) by its update plan.
  */
-import { isPausedRecord } from "../../client/readings";
+import { isLeavingService, isPausedRecord, SERVICE_LEAVING } from "../../client/readings";
 import {
   ADDONS_OF_TYPE,
   type ServiceType,
@@ -88,7 +88,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
     initialPassword: created ? created.initial_password : (olds?.initialPassword as string | undefined),
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),
   }),
-  phase: (record) => phaseOf(record.status, SETTLED, ["DELETING", "DELETED"]),
+  phase: (record) => phaseOf(record.status, SETTLED, SERVICE_LEAVING),
   settle: (ctx, record) =>
     SETTLED.includes(record.status)
       ? Promise.resolve(record)
@@ -107,8 +107,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
       record.region_code === want.regionCode &&
       sameServiceType(record.service_type, want.serviceType) &&
       (record.forked_from?.service_id ?? undefined) === want.forkFrom?.serviceId &&
-      record.status !== "DELETING" &&
-      record.status !== "DELETED",
+      !isLeavingService(record),
     identity: "name, type, region and fork source",
     key: {
       property: "name",

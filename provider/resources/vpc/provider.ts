@@ -4,7 +4,7 @@
  */
 import type { MdbApi } from "../../client/api";
 import type { BackoffPolicy } from "../../client/backoff";
-import { vpcIdOf } from "../../client/readings";
+import { isLeavingService, vpcIdOf } from "../../client/readings";
 import type { Vpc as VpcRecord } from "../../client/schemas";
 import type { Blocker } from "../../kit/lifecycle/blockers";
 import { unlessGone } from "../../kit/lifecycle/delete";
@@ -33,7 +33,7 @@ async function vpcBlockers(api: MdbApi, ref: ResourceRef<"vpcId">): Promise<Bloc
       .filter((s) => vpcIdOf(s) === ref.vpcId)
       .map((s) => ({
         what: `service ${s.service_id} (${s.name}, ${s.status})`,
-        deleting: s.status === "DELETING" || s.status === "DELETED",
+        deleting: isLeavingService(s),
       })),
   ];
 }
