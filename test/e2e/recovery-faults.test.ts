@@ -2,7 +2,9 @@
  * A fault sweep under the real CLI: a 20-resource program (5 groups of a VPC, a service, a read
  * replica set and a peering) against an emulator failing 0, 10, 20 and 30 % of API requests
  * (500, 503, 429) and dropping 5 % of connections. Up converges in one run up to 20 % and in
- * two at 30 %, never making a duplicate; destroy, under the same faults, leaves nothing.
+ * two at 30 %, never making a duplicate; destroy, under the same faults, leaves nothing, in as many
+ * runs as up may take: at 30 % a call fails its 7 attempts about once in 1,500 (0.35^7), so one
+ * of a destroy's calls sometimes does, and the next run finishes what it left (seen once in CI).
  */
 import type { EmulatorProcess } from "./workspace";
 import {
@@ -62,16 +64,16 @@ async function duplicateNames(emulator: EmulatorProcess): Promise<string[]> {
 }
 
 describe.each([
-  { percent: 0, maxUps: 1 },
-  { percent: 10, maxUps: 1 },
-  { percent: 20, maxUps: 1 },
-  { percent: 30, maxUps: 2 },
-])("with $percent % of requests failing (500, 503, 429) and 5 % dropped", ({ percent, maxUps }) => {
-  it(`up converges within ${maxUps} run(s) without a duplicate; destroy leaves nothing`, () =>
+  { percent: 0, maxRuns: 1 },
+  { percent: 10, maxRuns: 1 },
+  { percent: 20, maxRuns: 1 },
+  { percent: 30, maxRuns: 2 },
+])("with $percent % of requests failing (500, 503, 429) and 5 % dropped", ({ percent, maxRuns }) => {
+  it(`up converges within ${maxRuns} run(s) without a duplicate; destroy leaves nothing within as many`, () =>
     withFixture("dev", { groups: String(GROUPS) }, async ({ emulator, ws }) => {
       const faults = { rate: percent / 100, dropRate: 0.05, retryAfterSeconds: 1 };
       await emulator.setFaults(faults);
-      const ups = await runsUntilSuccess(ws, ["up", "--yes", "--skip-preview"], maxUps, `${percent} % up`);
+      const ups = await runsUntilSuccess(ws, ["up", "--yes", "--skip-preview"], maxRuns, `${percent} % up`);
       await emulator.setFaults({});
       expect(await duplicateNames(emulator)).toEqual([]);
       await expectConverged(ws, emulator, GROUPS);
@@ -80,12 +82,12 @@ describe.each([
       const destroys = await runsUntilSuccess(
         ws,
         ["destroy", "--yes", "--skip-preview"],
-        1,
+        maxRuns,
         `${percent} % destroy`,
       );
       await emulator.setFaults({});
       await expectEmpty(emulator);
       expect((await stackState(ws)).resources).toEqual([]);
-      summary.add(`${percent} % errors + 5 % drops: ${ups} up(s), ${destroys} destroy, 0 records left`);
+      summary.add(`${percent} % errors + 5 % drops: ${ups} up(s), ${destroys} destroy(s), 0 records left`);
     }));
 });
