@@ -8,6 +8,7 @@ import type { MdbApi } from "../client/api";
 import type { MdbApiError } from "../client/errors";
 import type { Blocker } from "./lifecycle/blockers";
 import type { WhileInUse } from "./lifecycle/delete";
+import type { RunHolds } from "./lifecycle/holds";
 import type { OperationId } from "../../api/operations";
 import type { DiffFacts } from "./fields/diff";
 import type { Clock } from "./context";
@@ -82,6 +83,12 @@ export interface CheckContext {
   api: MdbApi;
   /** The project of the resource, resolved. */
   projectId: string;
+  /**
+   * The run, in the provider host (absent in the Pulumi mocks' checks): `recordOf` gives a record
+   * as this run's own create or update left it settled (`RunHolds.keepRecord`), which a lookup
+   * reads instead of asking the API.
+   */
+  run?: Pick<RunHolds, "recordOf">;
 }
 
 /** What a create, an update or a delete works with. */

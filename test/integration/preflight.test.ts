@@ -3,7 +3,8 @@
  * against an emulator: one read-only call tells a wrong key (401) or a project the key cannot
  * reach (403), naming the settings to fix, and is made once per project for the process; a
  * Service's vpcId is looked up (missing, in another region) at check, and again before the
- * create, so nothing is created for a bad one. Check itself never changes anything.
+ * create, so nothing is created for a bad one; a record this run created is read as it was left,
+ * with no call. Check itself never changes anything.
  */
 import * as http from "http";
 import type { AddressInfo } from "net";
@@ -387,6 +388,45 @@ describe("the records a new resource names by id", () => {
     expect(error.message).toBe(
       `cannot create service pre-fork-gone: forkFrom.serviceId: service svcgone123 does not exist in project ` +
         `${project()}; give the id of an existing service to fork`,
+    );
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("records this run created: a later check reads them, with no call", () => {
+  const vpcs = PROVIDERS.vpc;
+  const sets = PROVIDERS["read-replica-set"];
+  const peerings = PROVIDERS["vpc-peering"];
+  const set = { name: "run-reads", nodes: 1, cpuMillis: 500, memoryGbs: 2 };
+  const peering = { peerAccountId: "123456789012", peerRegionCode: "us-east-1", peerVpcId: "vpc-peer" };
+
+  /** check of `provider` as the host calls it: the failures, as `property: reason`. */
+  async function failuresFrom(provider: typeof sets, news: Props): Promise<string[]> {
+    const result = await provider.check({}, { __provider: "p", ...news });
+    return (result.failures ?? []).map((f) => `${f.property}: ${f.reason}`);
+  }
+
+  it("a VPC the run created: a peering's check passes and a service's in another region fails, no GET", async () => {
+    const vpc = await vpcs.create({
+      __provider: "p",
+      name: "run-vpc",
+      cidr: "10.40.0.0/16",
+      regionCode: "eu-west-1",
+    });
+    const calls = await requestsOf(async () => {
+      expect(await failuresFrom(peerings, { ...peering, vpcId: vpc.id })).toEqual([]);
+      expect(await failuresOf({ ...service, name: "run-db-west", vpcId: vpc.id })).toEqual([
+        `vpcId: VPC ${vpc.id} is in region eu-west-1, but the service is in us-east-1 (regionCode); ` +
+          "a service attaches only to a VPC of its own region",
+      ]);
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it("a service the run created: a replica set's check passes with no GET", async () => {
+    const created = await services.create({ __provider: "p", ...service, name: "run-db" });
+    const calls = await requestsOf(async () =>
+      expect(await failuresFrom(sets, { ...set, serviceId: created.id })).toEqual([]),
     );
     expect(calls).toEqual([]);
   });

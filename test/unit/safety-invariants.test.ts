@@ -147,6 +147,17 @@ describe("I2: a delete keeps what another resource of the run holds", () => {
     expect(holds.whyKeep("service", "svc2", "db")).toBeUndefined();
   });
 
+  it("a record the run kept is found by kind, id and project, and no longer once the resource leaves", () => {
+    const holds = new RunHolds();
+    const record = { service_id: "svc1", status: "READY" };
+    expect(holds.keepRecord("service", "svc1", "p1", record)).toBe(record);
+    expect(holds.recordOf("service", "svc1", "p1")).toBe(record);
+    expect(holds.recordOf("service", "svc1", "p2")).toBeUndefined();
+    expect(holds.recordOf("vpc", "svc1", "p1")).toBeUndefined();
+    holds.release("service", "svc1", "db");
+    expect(holds.recordOf("service", "svc1", "p1")).toBeUndefined();
+  });
+
   it("a process no provider host configured holds nothing; the host's configure starts the run", async () => {
     const runtime = new ConfigRuntime(log);
     expect(runtime.holds()).toBeUndefined();

@@ -35,6 +35,23 @@ export interface Claim {
 export class RunHolds {
   private readonly held = new Map<string, Hold[]>();
   private readonly claims = new Map<string, Claim[]>();
+  private readonly records = new Map<string, { projectId: string; record: unknown }>();
+
+  /**
+   * Keeps `record`, of id `id` of kind `kind` in project `projectId`, as this run's own create or
+   * update left it settled: until the run deletes it, the record exists as it was then, so a
+   * check's lookup of it (a replica set's service, a service's VPC) needs no call. Returns it.
+   */
+  keepRecord<T>(kind: string, id: string, projectId: string, record: T): T {
+    this.records.set(`${kind}\u0000${id}`, { projectId, record });
+    return record;
+  }
+
+  /** The record {@link keepRecord} kept of `id` of kind `kind` in project `projectId`, if any. */
+  recordOf(kind: string, id: string, projectId: string): unknown {
+    const kept = this.records.get(`${kind}\u0000${id}`);
+    return kept?.projectId === projectId ? kept.record : undefined;
+  }
 
   /**
    * Records that resource `claim.by` of kind `kind` has identity `key` (the values a create
@@ -59,10 +76,11 @@ export class RunHolds {
   /**
    * Resource `by` leaves the stack (its delete is done, or kept the record for another): its
    * reads and diffs of `id` hold it no more, so the last entry of a record a refresh read can
-   * delete it.
+   * delete it, and a lookup of `id` asks the API again.
    */
   release(kind: string, id: string, by: string | undefined): void {
     const key = `${kind}\u0000${id}`;
+    this.records.delete(key);
     const holds = (this.held.get(key) ?? []).filter((h) => !(ownLook(h) && h.by === by));
     this.held.set(key, holds);
   }

@@ -3,12 +3,17 @@
  * source, a read replica set's service, a peering's VPC), looked up read-only: at check, so a
  * preview names the bad id before anything is created, and again before a create.
  */
-import type { MdbApi } from "../../client/api";
 import { isLeavingService } from "../../client/readings";
 import type { Service as ServiceRecord, Vpc as VpcRecord } from "../../client/schemas";
 import { isUnknown } from "../fields/check";
 import { unlessGone } from "./delete";
-import type { Props } from "../spec";
+import type { CheckContext, Props } from "../spec";
+
+/**
+ * Where a lookup reads: the API, after what this run's own creates and updates left settled (at
+ * check; a create's lookup just before it sends has only the API, and always asks it).
+ */
+export type LookupFrom = Pick<CheckContext, "api" | "run">;
 
 /**
  * Whether a check should look up what `keys` of `want` name: every one known (not the preview's
@@ -25,11 +30,13 @@ export function lookupDue(want: Props, olds: Props, keys: readonly string[]): bo
  * exist, or it is being deleted), as a sentence to which the caller adds its advice.
  */
 export async function existingService(
-  api: MdbApi,
+  from: LookupFrom,
   projectId: string,
   serviceId: string,
 ): Promise<ServiceRecord | string> {
-  const service = await unlessGone(api.getService(projectId, serviceId));
+  const service =
+    (from.run?.recordOf("service", serviceId, projectId) as ServiceRecord | undefined) ??
+    (await unlessGone(from.api.getService(projectId, serviceId)));
   if (service === undefined) return `service ${serviceId} does not exist in project ${projectId}`;
   if (isLeavingService(service)) return `service ${serviceId} is being deleted (${service.status})`;
   return service;
@@ -37,10 +44,12 @@ export async function existingService(
 
 /** VPC `vpcId` of project `projectId`, or the sentence saying it does not exist. */
 export async function existingVpc(
-  api: MdbApi,
+  from: LookupFrom,
   projectId: string,
   vpcId: string,
 ): Promise<VpcRecord | string> {
-  const vpc = await unlessGone(api.getVpc(projectId, vpcId));
+  const vpc =
+    (from.run?.recordOf("vpc", vpcId, projectId) as VpcRecord | undefined) ??
+    (await unlessGone(from.api.getVpc(projectId, vpcId)));
   return vpc ?? `VPC ${vpcId} does not exist in project ${projectId}`;
 }

@@ -132,6 +132,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   /** Records, for this run, that the resource of the call holds `id` (`holds.ts`). */
   const hold = (id: string, how: HoldKind, call: CallContext) =>
     runtime.holds?.()?.hold(spec.kind, id, how, call.name);
+  /** `record`, settled by this run's create or update of it, kept for later checks' lookups. */
+  const keep = (ref: ResourceRef<P>, record: R) =>
+    runtime.holds?.()?.keepRecord(spec.kind, formatResourceId(spec.id, ref), ref.projectId, record) ?? record;
   /** Ids a refresh read from their recorded state: the engine's next diff of one is the refresh's. */
   const refreshed = new Set<string>();
   /**
@@ -232,11 +235,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       if (twin) return { inputs: checked.inputs, failures: withoutPrintedValues([twin], facts) };
       if (!ops.verify) return checked;
       try {
-        const found = await ops.verify(
-          { api: runtime.session().api, projectId: access.projectId },
-          checked.inputs as I,
-          olds,
-        );
+        const lookup = { api: runtime.session().api, projectId: access.projectId, run: runtime.holds?.() };
+        const found = await ops.verify(lookup, checked.inputs as I, olds);
         return withAbsent({ inputs: checked.inputs, failures: withoutPrintedValues(found, facts) });
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
@@ -338,7 +338,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const resource = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
       const accepted: string[] = [];
       const settled = async () => {
-        const record = await converge(ctx, created, want, memory, accepted);
+        const record = keep(ctx.ref, await converge(ctx, created, want, memory, accepted));
         if (ops.settle && !isSettledLine(last))
           progress(settledCreateLine(resource, (record as { status?: unknown }).status));
         return { id, outs: state(record) };
@@ -391,7 +391,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       // old state with what needs no call (settings) and what the calls that succeeded remember.
       return withPartialState(
         id,
-        async () => ({ outs: observed(await converge(ctx, await mustFind(ctx), want, memory, accepted)) }),
+        async () => ({
+          outs: observed(keep(ctx.ref, await converge(ctx, await mustFind(ctx), want, memory, accepted))),
+        }),
         {
           resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
           observe: async () => {

@@ -32,9 +32,9 @@ function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
 }
 
 /** Check-time lookup of the set's service, when `serviceId` is known and changed: it must exist. */
-async function verifyService({ api, projectId }: CheckContext, want: ReadReplicaSetInputs, olds: Props) {
+async function verifyService(ctx: CheckContext, want: ReadReplicaSetInputs, olds: Props) {
   if (!lookupDue(want, olds, ["serviceId"])) return [];
-  const service = await existingService(api, projectId, want.serviceId);
+  const service = await existingService(ctx, ctx.projectId, want.serviceId);
   if (typeof service !== "string") return [];
   return [{ property: "serviceId", reason: `${service}; give the id of an existing service` }];
 }

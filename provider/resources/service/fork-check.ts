@@ -4,11 +4,10 @@
  * region, which the fork call does not carry. Read-only: one GET of the source.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { MdbApi } from "../../client/api";
 import { sameServiceType } from "../../client/constants";
 import { isUnknown } from "../../kit/fields/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
-import { existingService, lookupDue } from "../../kit/lifecycle/lookups";
+import { existingService, lookupDue, type LookupFrom } from "../../kit/lifecycle/lookups";
 import type { ServiceInputs } from "./fields";
 
 /** The property a fork source's problem is reported on. */
@@ -16,13 +15,13 @@ const SOURCE = "forkFrom.serviceId";
 
 /** Why the service cannot be forked from `forkFrom` as `want` asks, or undefined when it can. */
 export async function forkSourceProblem(
-  api: MdbApi,
+  lookup: LookupFrom,
   projectId: string,
   want: ServiceInputs,
 ): Promise<string | undefined> {
-  const from = want.forkFrom;
-  if (!from) return undefined;
-  const source = await existingService(api, from.projectId ?? projectId, from.serviceId);
+  const fork = want.forkFrom;
+  if (!fork) return undefined;
+  const source = await existingService(lookup, fork.projectId ?? projectId, fork.serviceId);
   if (typeof source === "string") return `${source}; give the id of an existing service to fork`;
   const problems: string[] = [];
   if (!sameServiceType(source.service_type, want.serviceType))
@@ -49,13 +48,13 @@ function forkFacts(inputs: Props): Props {
  * since is left alone: it is not forked again).
  */
 export async function verifyForkSource(
-  { api, projectId }: CheckContext,
+  ctx: CheckContext,
   want: ServiceInputs,
   olds: Props,
 ): Promise<pulumi.dynamic.CheckFailure[]> {
   if (isUnknown(want.forkFrom)) return [];
   if (!lookupDue(forkFacts(want), forkFacts(olds), ["source", "serviceType", "regionCode"])) return [];
-  const problem = await forkSourceProblem(api, projectId, want);
+  const problem = await forkSourceProblem(ctx, ctx.projectId, want);
   return problem ? [{ property: SOURCE, reason: problem }] : [];
 }
 
@@ -64,6 +63,6 @@ export async function requireForkSource(
   { api, ref }: OpContext<"serviceId">,
   want: ServiceInputs,
 ): Promise<void> {
-  const problem = await forkSourceProblem(api, ref.projectId, want);
+  const problem = await forkSourceProblem({ api }, ref.projectId, want);
   if (problem) throw new Error(`cannot create service ${want.name}: ${SOURCE}: ${problem}`);
 }

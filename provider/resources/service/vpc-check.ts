@@ -4,19 +4,18 @@
  * `vpcId` found by the attach would leave a service behind. Read-only: one GET of the VPC.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { MdbApi } from "../../client/api";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
-import { existingVpc, lookupDue } from "../../kit/lifecycle/lookups";
+import { existingVpc, lookupDue, type LookupFrom } from "../../kit/lifecycle/lookups";
 import type { ServiceInputs } from "./fields";
 
 /** Why the service cannot attach to VPC `vpcId` (a rule on `vpcId`), or undefined when it can. */
 export async function vpcProblem(
-  api: MdbApi,
+  from: LookupFrom,
   projectId: string,
   vpcId: string,
   regionCode: string,
 ): Promise<string | undefined> {
-  const vpc = await existingVpc(api, projectId, vpcId);
+  const vpc = await existingVpc(from, projectId, vpcId);
   if (typeof vpc === "string") return `${vpc}; give the id of an existing VPC in ${regionCode}`;
   if (vpc.region_code !== regionCode)
     return (
@@ -31,13 +30,13 @@ export async function vpcProblem(
  * changed since the last check (an unchanged pair was looked up then, and diff shows drift).
  */
 export async function verifyServiceVpc(
-  { api, projectId }: CheckContext,
+  ctx: CheckContext,
   want: ServiceInputs,
   olds: Props,
 ): Promise<pulumi.dynamic.CheckFailure[]> {
   const { vpcId, regionCode } = want;
   if (vpcId === undefined || !lookupDue(want, olds, ["vpcId", "regionCode"])) return [];
-  const problem = await vpcProblem(api, projectId, vpcId, regionCode);
+  const problem = await vpcProblem(ctx, ctx.projectId, vpcId, regionCode);
   return problem ? [{ property: "vpcId", reason: problem }] : [];
 }
 
@@ -47,6 +46,6 @@ export async function requireServiceVpc(
   want: ServiceInputs,
 ): Promise<void> {
   if (want.vpcId === undefined) return;
-  const problem = await vpcProblem(api, ref.projectId, want.vpcId, want.regionCode);
+  const problem = await vpcProblem({ api }, ref.projectId, want.vpcId, want.regionCode);
   if (problem) throw new Error(`cannot create service ${want.name}: vpcId: ${problem}`);
 }

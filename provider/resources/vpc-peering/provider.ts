@@ -31,9 +31,9 @@ function peerOf(want: VpcPeeringInputs): string {
 }
 
 /** Check-time lookup of the peering's own VPC, when `vpcId` is known and changed: it must exist. */
-async function verifyVpc({ api, projectId }: CheckContext, want: VpcPeeringInputs, olds: Props) {
+async function verifyVpc(ctx: CheckContext, want: VpcPeeringInputs, olds: Props) {
   if (!lookupDue(want, olds, ["vpcId"])) return [];
-  const vpc = await existingVpc(api, projectId, want.vpcId);
+  const vpc = await existingVpc(ctx, ctx.projectId, want.vpcId);
   if (typeof vpc !== "string") return [];
   return [{ property: "vpcId", reason: `${vpc}; give the id of an existing VPC of this project` }];
 }
