@@ -87,8 +87,13 @@ export function invalidInputsSuite(face: Face): void {
       [OTHER_REGION_VPC]: otherRegionVpc,
       [EXISTING_SERVICE]: existingService,
     };
+    // A placeholder stands for its id at the top level and one level down (`forkFrom.serviceId`).
+    const stand = (value: unknown): unknown => (typeof value === "string" ? (stands[value] ?? value) : value);
     for (const [key, value] of Object.entries(args))
-      if (typeof value === "string" && stands[value]) args[key] = stands[value];
+      args[key] =
+        value && typeof value === "object" && !Array.isArray(value)
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stand(v)]))
+          : stand(value);
     const declared = [
       ...(run.twice ? [{ kind: run.kind, name: `${name}-first`, args }] : []),
       { kind: run.kind, name, args, late: run.late, secret: run.secret },

@@ -54,7 +54,7 @@ export const EMULATOR_ORIGIN = "<emulator origin>";
 /** The id of a VPC in eu-west-1, made through the API before the runs (the programs are in us-east-1). */
 export const OTHER_REGION_VPC = "<vpc in eu-west-1>";
 
-/** Stands for a service the suite makes before the runs (a read replica set's check looks it up). */
+/** Stands for a service the suite makes before the runs (a read replica set's check looks it up, a fork's source). */
 export const EXISTING_SERVICE = "<existing service>";
 
 /** The runs, each one preview (and `up` when late) of one resource. */
@@ -220,13 +220,21 @@ export const RUNS: Run[] = [
     ],
   },
   {
-    title: "a service in a VPC of another region",
+    title: "a service in a VPC of another region, forked at a point in time in the future",
     kind: "Service",
     rows: [
       {
         property: "vpcId",
         args: { vpcId: OTHER_REGION_VPC },
         rule: /VPC vpc-\S+ is in region eu-west-1, but the service is in us-east-1 \(regionCode\)/,
+      },
+      {
+        property: "forkFrom.targetTime",
+        args: {
+          forkFrom: { serviceId: EXISTING_SERVICE, strategy: "PITR", targetTime: "2099-01-01T00:00:00Z" },
+        },
+        rule: /2099-01-01T00:00:00Z is in the future; a point-in-time fork needs a time between the source's creation \(\S+\) and now/,
+        printed: "resource",
       },
     ],
   },

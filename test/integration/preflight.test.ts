@@ -371,6 +371,39 @@ describe("the records a new resource names by id", () => {
     expect(await requestsOf(() => failuresOf(same, same))).toEqual([]);
   });
 
+  it("a point-in-time fork at a time in the future or before its source existed fails check, naming forkFrom.targetTime", async () => {
+    const source = (await emu.api<{ created: string }>("GET", `${emu.projectPath}/services/${sourceId}`))
+      .body;
+    const pitr = (targetTime: string) => ({
+      ...service,
+      forkFrom: { serviceId: sourceId, strategy: "PITR", targetTime },
+    });
+    const needs = `a point-in-time fork needs a time between the source's creation (${source.created}) and now`;
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect(await failuresOf(pitr(future))).toEqual([
+      `: property forkFrom.targetTime ${future} is in the future; ${needs}`,
+    ]);
+    const before = new Date(Date.parse(source.created) - 60_000).toISOString();
+    expect(await failuresOf(pitr(before))).toEqual([
+      `: property forkFrom.targetTime ${before} is before the source was created; ${needs}`,
+    ]);
+    expect(await failuresOf(pitr(new Date().toISOString()))).toEqual([]);
+  });
+
+  it("create looks again before forking: a point-in-time fork at a time in the future fails with no create call", async () => {
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const inputs = {
+      ...service,
+      name: "pre-fork-later",
+      forkFrom: { serviceId: sourceId, strategy: "PITR", targetTime: future },
+    };
+    const { result: error, calls } = await recordCalls(emu, () => errorOf(services.create(inputs)));
+    expect(error.message).toMatch(
+      `cannot create service pre-fork-later: forkFrom.targetTime: ${future} is in the future; a point-in-time fork`,
+    );
+    expect(calls).toEqual([]);
+  });
+
   it("an existing fork whose source is gone is not looked up: its source, type and region are unchanged", async () => {
     // As recorded by an import (the source's project, no strategy), and as the program gives it.
     const imported = { ...service, forkFrom: { serviceId: "svcgone123", projectId: project() } };

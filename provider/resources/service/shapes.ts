@@ -42,7 +42,8 @@ export const forkFromField = named(
       strategy: forkStrategy,
       /**
        * The point in time to fork at, with `PITR` only (required then): an ISO 8601 date-time
-       * with a zone, e.g. `2026-11-01T10:00:00Z` or `2026-11-01T10:00:00+02:00`.
+       * with a zone, e.g. `2026-11-01T10:00:00Z` or `2026-11-01T10:00:00+02:00`, between the
+       * source's creation and now (checked at preview, allowing the API's clock a minute ahead).
        */
       targetTime: dateTimeWithZone.optional(),
     })
