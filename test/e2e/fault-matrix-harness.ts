@@ -361,8 +361,9 @@ const FOLLOW_UP_COMMANDS: Record<FollowUp, Array<{ args: string[]; env?: Record<
 export const LOCKED = /the stack is currently locked by 1 lock\(s\)/;
 
 /**
- * What every command says when a kill cut the stack's checkpoint short (an empty file: `EOF`, or
- * `unexpected end of JSON input`); docs/recovery.md says to put the `.json.bak` back.
+ * What every command says when a kill cut a write of the backend short, leaving the metadata file
+ * beside the stack's checkpoint empty (`EOF`; `unexpected end of JSON input` for an empty
+ * checkpoint); docs/recovery.md says to delete the empty `*.attrs` files.
  */
 export const CHECKPOINT_CUT = /failed to load checkpoint: (EOF|.*unexpected end of JSON input)/;
 
@@ -672,7 +673,7 @@ export class Walk {
     await this.run(["cancel", "--yes"]);
     await this.emulator.reset();
     const removed = await this.run(["stack", "rm", "--yes", "--force", "matrix"]);
-    // A checkpoint the CLI cannot read (a killed run can leave it empty) makes `stack rm` fail
+    // A checkpoint the CLI cannot read (a killed run can leave its .attrs file empty) makes `stack rm` fail
     // too; the emulator is empty now, so the stack's files go by hand.
     if (removed.code !== 0) this.removeStackFiles();
     try {
@@ -748,10 +749,10 @@ export class Walk {
       );
       if (code === 0) continue;
       if (failure === "kill" && CHECKPOINT_CUT.test(output)) {
-        // The documented outcome of a kill in the middle of a checkpoint write: the stack's file
-        // left empty. The person puts back the checkpoint written before it, then recovers.
-        person = "the kill left the checkpoint empty: its .json.bak put back, then the documented recovery";
-        this.ws.restoreCutCheckpoints();
+        // The documented outcome of a kill in the middle of a checkpoint write: the metadata
+        // file beside the checkpoint left empty. The person deletes it, then recovers.
+        person = "the kill left the checkpoint's .attrs file empty: deleted, then the documented recovery";
+        this.ws.removeCutSidecars();
         const repaired = await this.settle();
         if (repaired.length) problems.push(`the documented recovery failed: ${repaired.join(" | ")}`);
         break;

@@ -189,8 +189,8 @@ export async function interruptWhen(
   if (signal === "SIGKILL") killTree(running.pid, "SIGKILL");
   else process.kill(running.pid, "SIGINT");
   const ended = await running.ended;
-  // A kill in the middle of a checkpoint write: what docs/recovery.md has the person do first.
-  if (signal === "SIGKILL") ws.restoreCutCheckpoints();
+  // A kill in the middle of a backend write: what docs/recovery.md has the person do first.
+  if (signal === "SIGKILL") ws.removeCutSidecars();
   return { request: running.request, ...ended };
 }
 
@@ -210,12 +210,12 @@ export const RECOVERY: Array<{ args: string[]; env?: NodeJS.ProcessEnv }> = [
 ];
 
 /**
- * Runs the documented recovery (first putting back a checkpoint a kill cut short); its `pulumi up` is repeated (up to `maxUps` runs in all) while
- * it fails. Returns how many runs of `up` it took, and the output of each.
+ * Runs the documented recovery (first deleting the empty metadata files a kill can leave in the
+ * backend); its `pulumi up` is repeated (up to `maxUps` runs in all) while it fails. Returns how many runs of `up` it took, and the output of each.
  */
 export async function recover(ws: Workspace, maxUps = 1): Promise<{ ups: number; outputs: string[] }> {
   const outputs: string[] = [];
-  ws.restoreCutCheckpoints();
+  ws.removeCutSidecars();
   for (const step of RECOVERY.slice(0, -1)) await ws.pulumi(step.args, { env: step.env });
   const up = RECOVERY[RECOVERY.length - 1];
   for (let run = 1; ; run++) {

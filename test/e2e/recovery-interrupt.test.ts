@@ -3,9 +3,14 @@
  * stack does not record yet, and once during `pulumi destroy`: after each, the documented
  * recovery (standard commands only, docs/recovery.md) converges in one `pulumi up`, every
  * resource existing exactly once in the API and in the state, nothing orphaned, and destroy
- * leaves the API empty. And SIGINT, what a CI cancel sends first: the next `up` converges.
+ * leaves the API empty. And SIGINT, what a CI cancel sends first: the next `up` converges. And
+ * the command docs/recovery.md gives for a kill that cut a backend write short, run as written.
  * Each case has an emulator and a workspace of its own.
  */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+import { CHECKPOINT_CUT } from "./fault-matrix-harness";
 import type { LoggedCall } from "./workspace";
 import {
   Summary,
@@ -28,6 +33,18 @@ afterAll(() => summary.print());
  * triggering request and the provider's answer to the engine, so the kill lands there.
  */
 const SLOW = { latencyMs: 200 };
+
+/**
+ * The shell command docs/recovery.md gives for a kill that left a backend's metadata file empty,
+ * with `<folder>` standing for the backend's folder.
+ */
+function documentedSidecarRepair(): string {
+  const doc = fs.readFileSync(path.join(__dirname, "..", "..", "docs", "recovery.md"), "utf8");
+  const section = doc.slice(doc.indexOf("**When the kill cut a write of the backend short.**"));
+  const block = /```sh\n([^`]+)```/.exec(section);
+  if (!block) throw new Error("docs/recovery.md: no sh block after the paragraph on a cut backend write");
+  return block[1].trim();
+}
 
 /** The API's collection of each kind of record, as `EmulatorProcess.inventory` names them. */
 const COLLECTION = {
@@ -107,7 +124,7 @@ describe.each(POINTS)("kill -9 of pulumi up during $point", ({ point, named, tri
     }));
 });
 
-it("SIGINT during up, then kill -9 of destroy: the next plain up, then cancel and destroy, converge", () =>
+it("SIGINT during up, an emptied checkpoint metadata file, then kill -9 of destroy: the next plain up, docs/recovery.md's command, then cancel and destroy, converge", () =>
   withFixture("dev", {}, async ({ emulator, ws }) => {
     const interrupted = await interruptWhen(
       ws,
@@ -124,6 +141,20 @@ it("SIGINT during up, then kill -9 of destroy: the next plain up, then cancel an
     await ws.up();
     await expectConverged(ws, emulator, 1);
     summary.add("SIGINT during up: 1 plain up to converge");
+
+    // What a kill between the two writes of a checkpoint leaves: its metadata file empty. Every
+    // command fails; the command docs/recovery.md gives, as written, makes the stack whole again.
+    const whole = (await stackState(ws)).resources;
+    const attrs = path.join(ws.backendFolder, ".pulumi", "stacks", "mdb-recovery", "dev.json.attrs");
+    fs.writeFileSync(attrs, "");
+    const cut = await ws.pulumi(["preview"], { allowFailure: true });
+    expect(cut.code).not.toBe(0);
+    expect(cut.stdout + cut.stderr).toMatch(CHECKPOINT_CUT);
+    execFileSync("bash", ["-c", documentedSidecarRepair().replace(/<folder>/g, ws.backendFolder)]);
+    expect(fs.existsSync(attrs)).toBe(false);
+    expect(Object.keys(await ws.changeSummary())).toEqual(["same"]);
+    expect((await stackState(ws)).resources).toEqual(whole);
+    summary.add("a checkpoint's metadata file left empty: docs/recovery.md's command, then 0 changes");
 
     await emulator.setFaults(SLOW);
     const killed = await interruptWhen(

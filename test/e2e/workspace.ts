@@ -439,21 +439,32 @@ export class Workspace {
   }
 
   /**
-   * When a kill cut a stack's checkpoint short (its file left empty: every command then fails with
-   * `failed to load checkpoint`), puts back the `.json.bak` the file backend wrote beside it, as
-   * docs/recovery.md tells a person to. Returns the checkpoints it put back (none when all are whole).
+   * The backend's folder (`file://` URL of every command's `PULUMI_BACKEND_URL`): what
+   * docs/recovery.md calls `<folder>`.
    */
-  restoreCutCheckpoints(): string[] {
-    const stacks = path.join(this.dir, ".state", ".pulumi", "stacks");
-    const restored: string[] = [];
-    for (const project of fs.existsSync(stacks) ? fs.readdirSync(stacks) : [])
-      for (const file of fs.readdirSync(path.join(stacks, project)).filter((f) => f.endsWith(".json"))) {
-        const checkpoint = path.join(stacks, project, file);
-        if (fs.statSync(checkpoint).size > 0 || !fs.existsSync(`${checkpoint}.bak`)) continue;
-        fs.copyFileSync(`${checkpoint}.bak`, checkpoint);
-        restored.push(`${project}/${file}`);
+  get backendFolder(): string {
+    return path.join(this.dir, ".state");
+  }
+
+  /**
+   * When a kill cut a backend write short, deletes the empty metadata files (`*.attrs`) it left
+   * beside the stack's files (every command then fails with `failed to load checkpoint: EOF`), as
+   * docs/recovery.md tells a person to. Returns the files it deleted (none when all are whole).
+   */
+  removeCutSidecars(): string[] {
+    const removed: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (entry.name.endsWith(".attrs") && fs.statSync(file).size === 0) {
+          fs.rmSync(file);
+          removed.push(path.relative(this.backendFolder, file));
+        }
       }
-    return restored;
+    };
+    walk(path.join(this.backendFolder, ".pulumi"));
+    return removed;
   }
 
   /**
