@@ -49,6 +49,11 @@ export function ensureBuilt(): void {
   }
 }
 
+/** This process's environment without the `MDB_*` variables (the emulator's and the provider's settings). */
+function withoutMdbSettings(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("MDB_")));
+}
+
 /** A started emulator process. */
 export class CliProcess {
   private stdoutText = "";
@@ -66,7 +71,9 @@ export class CliProcess {
 
   /**
    * Spawns `command args` (by default the built CLI under this Node.js) with `env` added to a bare
-   * environment (PATH only, unless `inheritEnv`), in `cwd`. Does not wait: see {@link listening}.
+   * environment (PATH only, unless `inheritEnv`: then this process's environment without the
+   * `MDB_*` variables, which would give the emulator the keys and project of whoever runs the
+   * tests), in `cwd`. Does not wait: see {@link listening}.
    */
   static spawn(
     args: string[],
@@ -82,7 +89,10 @@ export class CliProcess {
     const command = options.command ?? process.execPath;
     const child = spawn(command, options.command ? args : [CLI, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...(options.inheritEnv ? process.env : { PATH: process.env.PATH ?? "" }), ...options.env },
+      env: {
+        ...(options.inheritEnv ? withoutMdbSettings() : { PATH: process.env.PATH ?? "" }),
+        ...options.env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
       detached: options.detached,
     });
