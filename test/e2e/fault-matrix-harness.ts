@@ -362,10 +362,9 @@ export const LOCKED = /the stack is currently locked by 1 lock\(s\)/;
 
 /**
  * What every command says when a kill cut a write of the backend short, leaving the metadata file
- * beside the stack's checkpoint empty (`EOF`; `unexpected end of JSON input` for an empty
- * checkpoint); docs/recovery.md says to delete the empty `*.attrs` files.
+ * beside the stack's checkpoint empty; docs/recovery.md says to delete the empty `*.attrs` files.
  */
-export const CHECKPOINT_CUT = /failed to load checkpoint: (EOF|.*unexpected end of JSON input)/;
+export const CHECKPOINT_CUT = /failed to load checkpoint: EOF/;
 
 /**
  * The other documented outcome: a record of a name the program chose exists, and the run that made
@@ -673,8 +672,8 @@ export class Walk {
     await this.run(["cancel", "--yes"]);
     await this.emulator.reset();
     const removed = await this.run(["stack", "rm", "--yes", "--force", "matrix"]);
-    // A checkpoint the CLI cannot read (a killed run can leave its .attrs file empty) makes `stack rm` fail
-    // too; the emulator is empty now, so the stack's files go by hand.
+    // A checkpoint the CLI cannot read (a killed run can leave its .attrs file empty) makes
+    // `stack rm` fail too; the emulator is empty now, so the stack's files go by hand.
     if (removed.code !== 0) this.removeStackFiles();
     try {
       await this.ws.stack("matrix");
@@ -692,7 +691,7 @@ export class Walk {
 
   /** The file backend's files of the stack `matrix`: its checkpoint, backups and locks. */
   private removeStackFiles(): void {
-    const backend = path.join(this.ws.dir, ".state", ".pulumi");
+    const backend = path.join(this.ws.backendFolder, ".pulumi");
     const folders = ["stacks", "locks", "locks/organization", "history", "backups"];
     for (const dir of folders.map((d) => path.join(backend, d, "mdb-fault-matrix")))
       for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir) : [])

@@ -211,7 +211,8 @@ export const RECOVERY: Array<{ args: string[]; env?: NodeJS.ProcessEnv }> = [
 
 /**
  * Runs the documented recovery (first deleting the empty metadata files a kill can leave in the
- * backend); its `pulumi up` is repeated (up to `maxUps` runs in all) while it fails. Returns how many runs of `up` it took, and the output of each.
+ * backend); its `pulumi up` is repeated (up to `maxUps` runs in all) while it fails. Returns how
+ * many runs of `up` it took, and the output of each.
  */
 export async function recover(ws: Workspace, maxUps = 1): Promise<{ ups: number; outputs: string[] }> {
   const outputs: string[] = [];

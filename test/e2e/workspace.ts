@@ -449,22 +449,15 @@ export class Workspace {
   /**
    * When a kill cut a backend write short, deletes the empty metadata files (`*.attrs`) it left
    * beside the stack's files (every command then fails with `failed to load checkpoint: EOF`), as
-   * docs/recovery.md tells a person to. Returns the files it deleted (none when all are whole).
+   * docs/recovery.md tells a person to.
    */
-  removeCutSidecars(): string[] {
-    const removed: string[] = [];
-    const walk = (dir: string): void => {
-      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-        const file = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(file);
-        else if (entry.name.endsWith(".attrs") && fs.statSync(file).size === 0) {
-          fs.rmSync(file);
-          removed.push(path.relative(this.backendFolder, file));
-        }
-      }
-    };
-    walk(path.join(this.backendFolder, ".pulumi"));
-    return removed;
+  removeCutSidecars(): void {
+    const root = path.join(this.backendFolder, ".pulumi");
+    if (!fs.existsSync(root)) return;
+    for (const file of fs
+      .readdirSync(root, { recursive: true, encoding: "utf8" })
+      .map((f) => path.join(root, f)))
+      if (file.endsWith(".attrs") && fs.statSync(file).size === 0) fs.rmSync(file);
   }
 
   /**
