@@ -42,6 +42,12 @@ export const PROVIDER_CONFIG = z.object({
    */
   adoptExisting: z.boolean().optional(),
   ...transportShape,
+  /**
+   * Longest time in a row, in milliseconds, that a wait bears a status it does not expect
+   * (UNSTABLE, a word the provider does not know) before it fails, naming the status and the API's
+   * reason. Default 300 000 (5 minutes).
+   */
+  unexpectedStatusMs: integer(z.number()).optional(),
 });
 
 /** A configuration key, after `mdb:`. */
@@ -51,5 +57,5 @@ export type ConfigKey = keyof typeof PROVIDER_CONFIG.shape;
 export function configEnvVar(key: ConfigKey): string {
   if (key in CONFIG_KEYS) return CONFIG_KEYS[key as keyof typeof CONFIG_KEYS].env;
   if (key === "adoptExisting") return ADOPT_EXISTING_KEYS.env;
-  return transportEnvVar(key as TransportSettingName);
+  return transportEnvVar(key);
 }

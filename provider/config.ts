@@ -231,12 +231,12 @@ export function resolveAdoptExisting(config?: ConfigSource, env: NodeJS.ProcessE
 
 /**
  * Every stack config key the provider reads (`mdb:apiUrl`, ..., `mdb:adoptExisting`, the
- * transport limits): the settings of the native plugin `mdb` are exactly these.
+ * transport limits and the wait limits): the settings of the native plugin `mdb` are exactly these.
  */
 export const CONFIG_KEY_NAMES: readonly string[] = [
   ...Object.values(CONFIG_KEYS).map((k) => k.config),
   ADOPT_EXISTING_KEYS.config,
-  ...TRANSPORT_SETTINGS.map(({ name }) => transportConfigKey(name)),
+  ...[...TRANSPORT_SETTINGS, ...WAIT_SETTINGS].map(({ name }) => transportConfigKey(name)),
 ];
 
 /**

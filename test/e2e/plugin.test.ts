@@ -5,7 +5,8 @@
  * second preview, an in-place change shown as `[diff: ~cpuMillis]` with its `[mdb]` line under
  * the resource and made with exactly its call, a clean refresh, `pulumi import` then a clean
  * preview, bad input at preview (a wrong mdb:apiUrl, a misspelt mdb: key, a type the plugin does
- * not serve) before any API call, and destroy leaving nothing. The state holds none of the
+ * not serve) before any API call, every limit README lists taken as a setting (and a bad value
+ * refused naming it), and destroy leaving nothing. The state holds none of the
  * dynamic classes' hidden inputs, and no secret in clear.
  */
 import * as path from "path";
@@ -168,6 +169,34 @@ describe("bad input fails at preview, naming it, before any API call", () => {
       await ws.removeConfig("typo");
     }
   });
+});
+
+it("every limit README's table lists is a setting of the plugin: set, the preview is clean; a bad value fails naming it", async () => {
+  // Each transport and wait limit at a value it takes (mdb:unexpectedStatusMs was refused once).
+  const limits = {
+    "mdb:callDeadlineMs": "120000",
+    "mdb:attemptDeadlineMs": "60000",
+    "mdb:timeoutMs": "30000",
+    "mdb:maxResponseBytes": "8388608",
+    "mdb:maxHeaderBytes": "16384",
+    "mdb:maxRetryAfterMs": "60000",
+    "mdb:unexpectedStatusMs": "60000",
+  };
+  for (const [key, value] of Object.entries(limits)) await ws.config(key, value);
+  try {
+    const steps = await ws.preview();
+    // The preview passes (the plugin's CheckConfig refused none of them), and no resource changes
+    // (the provider's settings may: never a replacement).
+    expect(Object.entries(operations(steps)).filter(([name]) => name !== "default")).toEqual([]);
+    await ws.config("mdb:unexpectedStatusMs", "soon");
+    const run = await ws.pulumi(["preview"], { allowFailure: true });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout + run.stderr).toContain(
+      'stack config mdb:unexpectedStatusMs is "soon"; it must be a whole number from 1 to',
+    );
+  } finally {
+    for (const key of Object.keys(limits)) await ws.removeConfig(key);
+  }
 });
 
 it("destroy leaves nothing", async () => {

@@ -5,6 +5,8 @@
  * the provider reads, the engine's address among the plugin's arguments, URNs, and properties
  * between Structs and the kit (secrets unwrapped and named, wrapped again on the way out).
  */
+import * as fs from "fs";
+import * as path from "path";
 import { engineAddressOf } from "../../provider/adapters/plugin/main";
 import { parseUrn } from "../../provider/adapters/plugin/urn";
 import { received, redact, secretTexts, toStruct } from "../../provider/adapters/plugin/values";
@@ -147,6 +149,23 @@ describe("config keys", () => {
       ]),
     );
     expect(CONFIG_KEY_NAMES).toEqual(expect.arrayContaining(["mdb:callDeadlineMs", "mdb:maxRetryAfterMs"]));
+  });
+
+  it("every mdb: setting README and docs/ name is one the plugin takes, and README names each", () => {
+    const root = path.join(__dirname, "..", "..");
+    const texts = [
+      fs.readFileSync(path.join(root, "README.md"), "utf8"),
+      ...fs
+        .readdirSync(path.join(root, "docs"))
+        .filter((file) => file.endsWith(".md"))
+        .map((file) => fs.readFileSync(path.join(root, "docs", file), "utf8")),
+    ];
+    const named = new Set(texts.flatMap((text) => [...text.matchAll(/`(mdb:[A-Za-z]+)`/g)].map((m) => m[1])));
+    expect(named.size).toBeGreaterThan(10);
+    expect([...named].filter((key) => !CONFIG_KEY_NAMES.includes(key))).toEqual([]);
+    expect(unknownConfigKeys([...named])).toEqual([]);
+    const readme = texts[0];
+    expect(CONFIG_KEY_NAMES.filter((key) => !readme.includes(`\`${key}\``))).toEqual([]);
   });
 
   it.each([
