@@ -56,7 +56,7 @@ function resolveLimits<N extends string>(
     const fromConfig = config?.get(key);
     const [source, text] =
       fromConfig !== undefined && fromConfig !== ""
-        ? [`stack config ${key}`, fromConfig]
+        ? [givenAt(key, config), fromConfig]
         : [`environment variable ${variable}`, env[variable] ?? ""];
     if (text.trim() === "") continue;
     const value = Number(text.trim());
@@ -64,8 +64,7 @@ function resolveLimits<N extends string>(
     if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
       problems.push(
         `${source} is ${JSON.stringify(text)}; it must be a whole number from ${min} to ${max} ` +
-          `(${name.endsWith("Ms") ? "milliseconds" : "bytes"}). Set it with \`pulumi config set ${key} <value>\` ` +
-          `or the environment variable ${variable}`,
+          `(${name.endsWith("Ms") ? "milliseconds" : "bytes"}). ${howToGive(key, variable, "<value>", config)}`,
       );
       continue;
     }
@@ -101,6 +100,29 @@ export function resolveWaitLimits(
 /** A source of stack config values: `get("mdb:apiUrl")`. Pulumi's dynamic `Config` fits. */
 export interface ConfigSource {
   get(key: string): string | undefined;
+  /**
+   * Where the values come from when they are not the stack's config: an explicit provider's
+   * arguments, as messages name them (`the arguments of provider prod`). Unset: stack config.
+   */
+  readonly origin?: string;
+}
+
+/**
+ * How a message names the place a value of `key` (`mdb:timeoutMs`) was given: `stack config
+ * mdb:timeoutMs`, or `timeoutMs in the arguments of provider prod` for an explicit provider's.
+ */
+function givenAt(key: string, config: ConfigSource | undefined): string {
+  return config?.origin ? `${key.replace(/^mdb:/, "")} in ${config.origin}` : `stack config ${key}`;
+}
+
+/**
+ * How a message says to set `key` (`mdb:timeoutMs`) to a `value` of its kind: the config
+ * command, or the explicit provider's argument; either way, else the environment variable.
+ */
+function howToGive(key: string, variable: string, value: string, config: ConfigSource | undefined): string {
+  return config?.origin
+    ? `Give ${key.replace(/^mdb:/, "")} in ${config.origin}, or set the environment variable ${variable}`
+    : `Set it with \`pulumi config set ${key} ${value}\` or the environment variable ${variable}`;
 }
 
 /** Stack config keys and environment variables, per setting. */
@@ -142,25 +164,40 @@ function howToSet(name: keyof typeof CONFIG_KEYS): string {
  * What is wrong with the settings, one sentence per setting, each naming its config key and
  * environment variable: a missing API URL or key, an API URL that is not a URL, that is not
  * https (plain http:// is for a loopback host only) or that carries credentials, a transport
- * limit or wait limit that is not a whole number in its range. Empty when
+ * limit or wait limit that is not a whole number in its range, an adoption switch that is not
+ * true or false. Empty when
  * {@link resolveConfig} would build a working client. Pure: no API call.
  */
 export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = [];
   for (const name of ["apiUrl", "publicKey", "secretKey"] as const) {
-    if (pick(name, config, env) === undefined)
-      problems.push(`${CONFIG_KEYS[name].config} is required: ${howToSet(name)}`);
+    if (pick(name, config, env) !== undefined) continue;
+    problems.push(
+      config?.origin
+        ? `${name} is required: give it in ${config.origin}, or set the environment variable ${CONFIG_KEYS[name].env}`
+        : `${CONFIG_KEYS[name].config} is required: ${howToSet(name)}`,
+    );
   }
   const apiUrl = pick("apiUrl", config, env);
   if (apiUrl !== undefined) {
     try {
       normalizeBaseUrl(apiUrl);
     } catch (error) {
-      problems.push(`${settingName("apiUrl")}: ${(error as Error).message}`);
+      const fromConfig = config?.get(CONFIG_KEYS.apiUrl.config);
+      const where =
+        config?.origin && fromConfig !== undefined && fromConfig !== ""
+          ? givenAt(CONFIG_KEYS.apiUrl.config, config)
+          : settingName("apiUrl");
+      problems.push(`${where}: ${(error as Error).message}`);
     }
   }
   problems.push(...resolveTransportLimits(config, env).problems);
   problems.push(...resolveWaitLimits(config, env).problems);
+  try {
+    resolveAdoptExisting(config, env);
+  } catch (error) {
+    problems.push((error as Error).message.replace(/^pulumi-managed-db is not configured correctly: /, ""));
+  }
   return problems;
 }
 
@@ -218,14 +255,13 @@ export function resolveAdoptExisting(config?: ConfigSource, env: NodeJS.ProcessE
   const fromConfig = config?.get(ADOPT_EXISTING_KEYS.config);
   const [source, value] =
     fromConfig !== undefined && fromConfig !== ""
-      ? [`stack config ${ADOPT_EXISTING_KEYS.config}`, fromConfig]
+      ? [givenAt(ADOPT_EXISTING_KEYS.config, config), fromConfig]
       : [`environment variable ${ADOPT_EXISTING_KEYS.env}`, env[ADOPT_EXISTING_KEYS.env] ?? ""];
   if (value === "" || value === "false") return false;
   if (value === "true") return true;
   throw new InvalidConfigError(
-    `${source} is ${JSON.stringify(value)}; it must be true or false. Set it with ` +
-      `\`pulumi config set ${ADOPT_EXISTING_KEYS.config} true|false\` or the environment variable ` +
-      `${ADOPT_EXISTING_KEYS.env}`,
+    `${source} is ${JSON.stringify(value)}; it must be true or false. ` +
+      howToGive(ADOPT_EXISTING_KEYS.config, ADOPT_EXISTING_KEYS.env, "true|false", config),
   );
 }
 

@@ -393,6 +393,16 @@ export const RUNS: Run[] = [
     ],
   },
   {
+    title: "an adoption switch in stack config that is not true or false",
+    kind: "Vpc",
+    config: { "mdb:adoptExisting": "yes" },
+    rows: [
+      {
+        rule: 'stack config mdb:adoptExisting is "yes"; it must be true or false. Set it with `pulumi config set mdb:adoptExisting true|false` or the environment variable MDB_ADOPT_EXISTING',
+      },
+    ],
+  },
+  {
     title: "a wrong secret key",
     kind: "Vpc",
     env: { MDB_SECRET_KEY: "not-the-secret-key" },

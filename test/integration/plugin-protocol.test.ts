@@ -1,6 +1,7 @@
 /**
  * The native plugin's protocol RPCs over real gRPC: Handshake and what an engine without it gets,
- * CheckConfig (known keys pass, a misspelt one fails naming the closest), DiffConfig (never a
+ * CheckConfig (known keys pass, a misspelt one fails naming the closest; an explicit provider's
+ * bad values fail on it, naming its arguments), DiffConfig (never a
  * replacement, the dynamic provider's settings included), Configure reaching the kit (a wrong
  * API URL fails the check), GetPluginInfo, GetSchema, an unknown type token, Invoke of the
  * functions, and Construct answered as not served yet.
@@ -11,6 +12,7 @@ import * as path from "path";
 import * as grpc from "@grpc/grpc-js";
 import type * as ProviderPb from "@pulumi/pulumi/proto/provider_pb";
 import { protocol } from "../../provider/pulumi-contract/grpc-protocol";
+import { UNKNOWN } from "../../provider/pulumi-contract/sentinels";
 import { type TestEmulator, startTestEmulator } from "../helpers/emulator";
 import { type CallFailure, type TestPlugin, secret, startTestPlugin, struct } from "../helpers/plugin";
 
@@ -98,6 +100,50 @@ describe("CheckConfig", () => {
       },
     ]);
     expect(JSON.stringify(failures)).not.toContain("s3cr3t-value");
+  });
+});
+
+describe("CheckConfig of an explicit provider judges its values, naming its arguments", () => {
+  const EXPLICIT_URN = "urn:pulumi:dev::plugin-test::pulumi:providers:mdb::prod";
+  const check = (urn: string, news: Record<string, unknown>) =>
+    plugin.call<ProviderPb.CheckResponse>(
+      "checkConfig",
+      new (pb().CheckRequest)().setUrn(urn).setNews(struct(news)),
+    );
+  const bad = () => ({
+    apiUrl: emu.url,
+    publicKey: "key",
+    secretKey: secret("s3cr3t-value"),
+    unexpectedStatusMs: -5,
+    adoptExisting: "yes",
+  });
+
+  it("an explicit provider's bad values fail on the provider, never showing a value given as a secret", async () => {
+    const failures = (await check(EXPLICIT_URN, bad())).toObject().failuresList;
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason:
+          'unexpectedStatusMs in the arguments of provider prod is "-5"; it must be a whole number from 1 to 9007199254740991 (milliseconds). Give unexpectedStatusMs in the arguments of provider prod, or set the environment variable MDB_UNEXPECTED_STATUS_MS',
+      },
+      {
+        property: "",
+        reason:
+          'adoptExisting in the arguments of provider prod is "yes"; it must be true or false. Give adoptExisting in the arguments of provider prod, or set the environment variable MDB_ADOPT_EXISTING',
+      },
+    ]);
+    expect(JSON.stringify(failures)).not.toContain("s3cr3t-value");
+  });
+
+  it("good values pass; so does a value a preview does not know yet", async () => {
+    const good = { ...bad(), unexpectedStatusMs: 60000, adoptExisting: true };
+    expect((await check(EXPLICIT_URN, good)).getFailuresList()).toEqual([]);
+    expect((await check(EXPLICIT_URN, { ...bad(), apiUrl: UNKNOWN })).getFailuresList()).toEqual([]);
+  });
+
+  it("the default provider's values (stack config) are left to each resource's check, as the dynamic face does", async () => {
+    expect((await check(PROVIDER_URN, bad())).getFailuresList()).toEqual([]);
+    expect((await check(`${PROVIDER_URN}_0_1_0`, bad())).getFailuresList()).toEqual([]);
   });
 });
 

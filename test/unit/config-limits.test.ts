@@ -99,3 +99,43 @@ describe("the wait limit mdb:unexpectedStatusMs", () => {
     ]);
   });
 });
+
+describe("the adoption switch and an explicit provider's arguments", () => {
+  it("an adoption switch that is not true or false is a configuration problem, which check reports at preview", () => {
+    expect(configProblems(stack({ "mdb:adoptExisting": "yes" }), BASE)).toEqual([
+      'stack config mdb:adoptExisting is "yes"; it must be true or false. Set it with `pulumi config set mdb:adoptExisting true|false` or the environment variable MDB_ADOPT_EXISTING',
+    ]);
+    expect(configProblems(stack({}), { ...BASE, MDB_ADOPT_EXISTING: "1" })).toEqual([
+      'environment variable MDB_ADOPT_EXISTING is "1"; it must be true or false. Set it with `pulumi config set mdb:adoptExisting true|false` or the environment variable MDB_ADOPT_EXISTING',
+    ]);
+    expect(configProblems(stack({ "mdb:adoptExisting": "true" }), BASE)).toEqual([]);
+  });
+
+  it("values given as an explicit provider's arguments are named as such, with how to give them", () => {
+    const args = {
+      get: (key: string) =>
+        ({
+          "mdb:apiUrl": "not a url",
+          "mdb:unexpectedStatusMs": "-5",
+          "mdb:adoptExisting": "yes",
+        })[key],
+      origin: "the arguments of provider prod",
+    };
+    expect(configProblems(args, {})).toEqual([
+      "publicKey is required: give it in the arguments of provider prod, or set the environment variable MDB_PUBLIC_KEY",
+      "secretKey is required: give it in the arguments of provider prod, or set the environment variable MDB_SECRET_KEY",
+      'apiUrl in the arguments of provider prod: API URL "not a url" is not a valid URL',
+      'unexpectedStatusMs in the arguments of provider prod is "-5"; it must be a whole number from 1 to 9007199254740991 (milliseconds). Give unexpectedStatusMs in the arguments of provider prod, or set the environment variable MDB_UNEXPECTED_STATUS_MS',
+      'adoptExisting in the arguments of provider prod is "yes"; it must be true or false. Give adoptExisting in the arguments of provider prod, or set the environment variable MDB_ADOPT_EXISTING',
+    ]);
+    // A value the environment gives is named as the environment's, whoever asks.
+    expect(
+      configProblems(
+        { get: () => undefined, origin: "the arguments of provider prod" },
+        { ...BASE, MDB_TIMEOUT_MS: "x" },
+      ),
+    ).toEqual([
+      'environment variable MDB_TIMEOUT_MS is "x"; it must be a whole number from 1 to 9007199254740991 (milliseconds). Give timeoutMs in the arguments of provider prod, or set the environment variable MDB_TIMEOUT_MS',
+    ]);
+  });
+});

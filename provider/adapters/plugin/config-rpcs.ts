@@ -1,7 +1,7 @@
 /**
  * The provider's own RPCs: Handshake (the engine introduces itself; an engine that never does is
  * older than the plugin supports), CheckConfig (the `mdb:*` keys the provider reads, and no
- * other), DiffConfig (a change of settings never replaces the provider, so never a resource:
+ * other; an explicit provider's values too), DiffConfig (a change of settings never replaces the provider, so never a resource:
  * that includes a stack moved from the dynamic classes, whose old provider's settings are not
  * ours at all), Configure (the settings to the runtime) and Cancel (the runtime's cancel: waits
  * end, nothing new starts).
@@ -9,7 +9,8 @@
 import * as grpc from "@grpc/grpc-js";
 import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { type ConfigSource, unknownConfigKeys } from "../../config";
+import { type ConfigSource, configProblems, unknownConfigKeys } from "../../config";
+import { isUnknown } from "../../kit/fields/check";
 import { deepEqual } from "../../kit/fields/diff";
 import type { Props } from "../../kit/spec";
 import { protocol } from "../../pulumi-contract/grpc-protocol";
@@ -38,15 +39,28 @@ function requireHandshake(ctx: PluginContext): void {
   );
 }
 
-/** Stack config as {@link ConfigSource} reads it (`mdb:apiUrl`), from the provider's settings. */
-function configSource(settings: Props): ConfigSource {
+/**
+ * The settings as {@link ConfigSource} reads them (`mdb:apiUrl`), from the provider's settings;
+ * `origin` names an explicit provider's arguments, where they came from.
+ */
+function configSource(settings: Props, origin?: string): ConfigSource {
   return {
+    origin,
     get(key) {
       const value = settings[key.startsWith(`${PACKAGE}:`) ? key.slice(PACKAGE.length + 1) : key];
       if (value === undefined || value === null) return undefined;
       return typeof value === "string" ? value : JSON.stringify(value);
     },
   };
+}
+
+/**
+ * The name of the provider of `urn` when the program declared it (an explicit provider); undefined
+ * for the engine's default provider of the package (`default`, `default_0_1_0`).
+ */
+export function explicitProvider(urn: string): string | undefined {
+  const name = urn.split("::").pop() ?? "";
+  return name === "" || /^default(_|$)/.test(name) ? undefined : name;
 }
 
 /** The settings of a Configure request: its `args`, else (older engines) its `variables` (`mdb:apiUrl` keys). */
@@ -78,8 +92,15 @@ export function configRpcs(ctx: PluginContext) {
 
     checkConfig(request: pb.CheckRequest): pb.CheckResponse {
       requireHandshake(ctx);
-      const keys = Object.keys(received(request.getNews()).props).filter((k) => !ENGINE_CONFIG_KEYS.has(k));
+      const settings = received(request.getNews()).props;
+      const keys = Object.keys(settings).filter((k) => !ENGINE_CONFIG_KEYS.has(k));
       const problems = unknownConfigKeys(keys.map((key) => `${PACKAGE}:${key}`));
+      // An explicit provider's values are judged here, on the provider, naming its arguments (once
+      // all are known: a preview may not know one yet); the default provider's (stack config) by
+      // each resource's check, as on the dynamic face.
+      const explicit = explicitProvider(request.getUrn());
+      if (explicit && !Object.values(settings).some(isUnknown))
+        problems.push(...configProblems(configSource(settings, `the arguments of provider ${explicit}`)));
       const response = new pb.CheckResponse();
       // The settings as given: the engine keeps them, and diffs them with the next run's.
       const news = request.getNews();
