@@ -12,9 +12,10 @@
  * ```
  *
  * Each class has its dynamic type token as an alias, so a stack the main entry's classes made
- * moves over with no replacement by changing the import (README, "Moving a stack"). Everything
- * else is the main entry's, re-exported: the functions (they run in the program, with the same
- * `mdb:*` config) and the types.
+ * moves over with no replacement by changing the import (README, "Moving a stack"). `Provider`
+ * is the plugin's explicit provider, as a generated SDK has it (the main entry has none: dynamic
+ * resources have no provider of ours to pass). Everything else is the main entry's, re-exported:
+ * the functions (they run in the program, with the same `mdb:*` config) and the types.
  */
 import { nativeClass } from "./adapters/plugin/construct/classes";
 import { type ChildClasses, ProductionDatabase as ComponentBase } from "./components/production-database";
@@ -27,6 +28,7 @@ import type { ProgramClass } from "./program-resource";
 import type * as main from "./index";
 
 export * from "./index";
+export { Provider, type ProviderArgs } from "./adapters/plugin/construct/provider-class";
 
 /**
  * A managed database service, type `mdb:index:Service`. Waits until the service is READY (or

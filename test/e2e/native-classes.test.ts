@@ -3,10 +3,11 @@
  * the Pulumi.yaml names: a stack the main entry's dynamic classes made (a protected service and
  * its read replica set, whose password follows the service's) moves to the native types by its
  * import alone, with no alias written: nothing replaced, no API write, `protect` kept, the
- * replica set's password still following; the next change is one call; destroy deletes both.
+ * replica set's password still following; the next change is one call; an explicit `Provider`
+ * makes a VPC with its own settings (and a wrong one fails at preview on it); destroy deletes both.
  */
 import * as path from "path";
-import { EmulatorProcess, Workspace, operations } from "./workspace";
+import { E2E_KEYS, EmulatorProcess, Workspace, operations } from "./workspace";
 
 jest.setTimeout(600_000);
 
@@ -75,6 +76,36 @@ it("the next change is an update with its one call, its [mdb] line under the ser
   expect(await emulator.calls()).toEqual(["POST /services/{id}/resize"]);
   expect(stdout).toMatch(/mdb:index:Service \(db\):\n\s+\[mdb\] /);
   expect(operations(await ws.preview())).toEqual({});
+});
+
+it("an explicit Provider: its own settings make a VPC, its secret key kept encrypted; a wrong one fails at preview on the provider", async () => {
+  await ws.config("providerApiUrl", emulator.url);
+  await ws.config("providerPublicKey", E2E_KEYS.publicKey);
+  await ws.config("providerSecretKey", E2E_KEYS.secretKey, { secret: true });
+  await ws.up();
+  expect((await emulator.inventory()).vpcs).toHaveLength(1);
+  const exported = await ws.exportState();
+  expect(exported).not.toContain(E2E_KEYS.secretKey);
+  const resources = (JSON.parse(exported) as { deployment: { resources: Array<Record<string, unknown>> } })
+    .deployment.resources;
+  const own = resources.find((r) => String(r.urn).endsWith("::pulumi:providers:mdb::own"));
+  expect(own?.inputs).toMatchObject({ apiUrl: emulator.url, unexpectedStatusMs: "60000" });
+  expect(resources.find((r) => String(r.urn).endsWith("::own-net"))?.provider).toMatch(
+    /::pulumi:providers:mdb::own::/,
+  );
+
+  await ws.config("providerApiUrl", "not a url");
+  const run = await ws.pulumi(["preview"], { allowFailure: true });
+  expect(run.code).not.toBe(0);
+  expect(run.stdout + run.stderr).toContain(
+    "pulumi:providers:mdb resource 'own' has a problem: apiUrl in the arguments of provider own: " +
+      'API URL "not a url" is not a valid URL',
+  );
+
+  // Out of the program: the VPC is deleted through the provider the state recorded.
+  await ws.removeConfig("providerApiUrl");
+  await ws.up();
+  expect((await emulator.inventory()).vpcs).toEqual([]);
 });
 
 it("unprotected, destroy deletes both", async () => {

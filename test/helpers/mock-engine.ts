@@ -12,6 +12,8 @@ export interface Registered {
   name: string;
   /** The inputs it was registered with. */
   inputs: Record<string, unknown>;
+  /** The reference of its explicit provider (`<urn>::<id>`), when it names one. */
+  provider?: string;
 }
 
 /**
@@ -26,7 +28,7 @@ export async function mockEngine(
   await pulumi.runtime.setMocks(
     {
       newResource: (args) => {
-        const resource = { type: args.type, name: args.name, inputs: args.inputs };
+        const resource = { type: args.type, name: args.name, inputs: args.inputs, provider: args.provider };
         registered.push(resource);
         return { id: `${args.name}-id`, state: { ...args.inputs, ...outputs(resource) } };
       },

@@ -23,9 +23,9 @@ const SWAPPED = ["Service", "ReadReplicaSet", "Vpc", "VpcPeering", "ProductionDa
 /** Resolves once the mocked engine has seen every registration made so far. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-it("exports every name the main entry exports, and only the classes differ", () => {
-  expect(Object.keys(native).sort()).toEqual(Object.keys(main).sort());
-  for (const name of Object.keys(main) as (keyof typeof main)[]) {
+it("exports every name the main entry exports, and only the classes differ; and Provider, as a generated SDK has it", () => {
+  expect(Object.keys(native).sort()).toEqual([...Object.keys(main), "Provider"].sort());
+  for (const name of Object.keys(main) as (keyof typeof main & keyof typeof native)[]) {
     if (SWAPPED.includes(name)) expect(native[name]).not.toBe(main[name]);
     else expect(native[name]).toBe(main[name]);
   }
@@ -127,4 +127,31 @@ it("ProductionDatabase is the main entry's component with native children", asyn
     ["orders-reads-1", "mdb:index:ReadReplicaSet"],
     ["orders-vpc", "mdb:index:Vpc"],
   ]);
+});
+
+it("Provider registers the plugin's explicit provider: its settings as text, the secret key secret; the classes take it", async () => {
+  const prod = new native.Provider("prod", {
+    apiUrl: "https://api.example.com",
+    publicKey: "pk",
+    secretKey: "sk-value",
+    unexpectedStatusMs: 60000,
+    adoptExisting: false,
+  });
+  const net = new native.Vpc("net", { cidr: "10.0.0.0/16", regionCode: "us-east-1" }, { provider: prod });
+  await settle();
+  const registeredProvider = registered.find((r) => r.name === "prod");
+  expect(registeredProvider?.type).toBe("pulumi:providers:mdb");
+  expect(registeredProvider?.inputs).toEqual({
+    apiUrl: "https://api.example.com",
+    publicKey: "pk",
+    // Secret: the engine keeps it encrypted in the state.
+    secretKey: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "sk-value" },
+    unexpectedStatusMs: "60000",
+    adoptExisting: "false",
+  });
+  expect(registered.find((r) => r.name === "net")?.provider).toMatch(
+    /::pulumi:providers:mdb::prod::prod-id$/,
+  );
+  expect(native.Provider.isInstance(prod)).toBe(true);
+  expect(native.Provider.isInstance(net)).toBe(false);
 });

@@ -27,6 +27,19 @@ const reads = new mdb.ReadReplicaSet("reads", {
   memoryGbs: 4,
 });
 
+// With `providerApiUrl` set (native only): a VPC through an explicit provider whose settings are
+// its own arguments, not the stack's.
+const providerApiUrl = config.get("providerApiUrl");
+if (mdb === native && providerApiUrl) {
+  const own = new native.Provider("own", {
+    apiUrl: providerApiUrl,
+    publicKey: config.require("providerPublicKey"),
+    secretKey: config.requireSecret("providerSecretKey"),
+    unexpectedStatusMs: 60000,
+  });
+  new native.Vpc("own-net", { cidr: "10.9.0.0/16", regionCode: region }, { provider: own });
+}
+
 export const serviceId = db.serviceId;
 export const replicaSetId = reads.replicaSetId;
 export const replicaUri = reads.connectionUri;
