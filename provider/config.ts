@@ -165,8 +165,8 @@ function howToSet(name: keyof typeof CONFIG_KEYS): string {
  * environment variable: a missing API URL or key, an API URL that is not a URL, that is not
  * https (plain http:// is for a loopback host only) or that carries credentials, a transport
  * limit or wait limit that is not a whole number in its range, an adoption switch that is not
- * true or false. Empty when
- * {@link resolveConfig} would build a working client. Pure: no API call.
+ * true or false. Empty when {@link resolveConfig} would build a working client and
+ * {@link resolveAdoptExisting} read the switch. Pure: no API call.
  */
 export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = [];
@@ -193,11 +193,8 @@ export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = p
   }
   problems.push(...resolveTransportLimits(config, env).problems);
   problems.push(...resolveWaitLimits(config, env).problems);
-  try {
-    resolveAdoptExisting(config, env);
-  } catch (error) {
-    problems.push((error as Error).message.replace(/^pulumi-managed-db is not configured correctly: /, ""));
-  }
+  const adoption = readAdoptSwitch(config, env);
+  if (typeof adoption === "string") problems.push(adoption);
   return problems;
 }
 
@@ -252,6 +249,13 @@ export class InvalidConfigError extends Error {
  * {@link InvalidConfigError} naming both on any other value.
  */
 export function resolveAdoptExisting(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): boolean {
+  const adoption = readAdoptSwitch(config, env);
+  if (typeof adoption === "string") throw new InvalidConfigError(adoption);
+  return adoption;
+}
+
+/** The adoption switch as {@link resolveAdoptExisting} reads it, or the sentence of what is wrong with it. */
+function readAdoptSwitch(config: ConfigSource | undefined, env: NodeJS.ProcessEnv): boolean | string {
   const fromConfig = config?.get(ADOPT_EXISTING_KEYS.config);
   const [source, value] =
     fromConfig !== undefined && fromConfig !== ""
@@ -259,9 +263,9 @@ export function resolveAdoptExisting(config?: ConfigSource, env: NodeJS.ProcessE
       : [`environment variable ${ADOPT_EXISTING_KEYS.env}`, env[ADOPT_EXISTING_KEYS.env] ?? ""];
   if (value === "" || value === "false") return false;
   if (value === "true") return true;
-  throw new InvalidConfigError(
+  return (
     `${source} is ${JSON.stringify(value)}; it must be true or false. ` +
-      howToGive(ADOPT_EXISTING_KEYS.config, ADOPT_EXISTING_KEYS.env, "true|false", config),
+    howToGive(ADOPT_EXISTING_KEYS.config, ADOPT_EXISTING_KEYS.env, "true|false", config)
   );
 }
 

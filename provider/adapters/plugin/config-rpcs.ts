@@ -1,9 +1,9 @@
 /**
  * The provider's own RPCs: Handshake (the engine introduces itself; an engine that never does is
  * older than the plugin supports), CheckConfig (the `mdb:*` keys the provider reads, and no
- * other; an explicit provider's values too), DiffConfig (a change of settings never replaces the provider, so never a resource:
- * that includes a stack moved from the dynamic classes, whose old provider's settings are not
- * ours at all), Configure (the settings to the runtime) and Cancel (the runtime's cancel: waits
+ * other; an explicit provider's values too), DiffConfig (a change of settings never replaces the
+ * provider, so never a resource: that includes a stack moved from the dynamic classes, whose old
+ * provider's settings are not ours at all), Configure (the settings to the runtime) and Cancel (the runtime's cancel: waits
  * end, nothing new starts).
  */
 import * as grpc from "@grpc/grpc-js";
