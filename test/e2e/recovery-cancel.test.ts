@@ -99,8 +99,16 @@ describe.each(SIGINT_RUNS)("SIGINT during a service's create ($face, run $run)",
         });
         expect((await emulator.inventory()).services).toEqual([service?.id]);
 
-        // The next plain up finishes it: no second create, no delete.
+        // The next preview lists the calls left and says that up first waits for the create.
         await emulator.setTransitionMs(300);
+        expect((await ws.pulumi(["preview"])).stdout).toMatch(
+          new RegExp(
+            "\\[mdb\\] db-0: attachToVpc vpc-\\w+, enablePooler \\(the service restarts once\\); createService was " +
+              "accepted by the API in an earlier run that ended before it settled: up waits for it\n",
+          ),
+        );
+
+        // The next plain up finishes it: no second create, no delete.
         await emulator.clearCalls();
         await ws.up();
         await expectConverged(ws, emulator, 1);

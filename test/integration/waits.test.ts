@@ -225,16 +225,26 @@ describe("a cancelled run (Ctrl-C)", () => {
     );
     const recorded = stateFromError(error, await first.check(news));
     expect(recorded.outs).toMatchObject({ serviceId: id, name: "orders-db", regionCode: "us-east-1" });
+    // The state names the create whose wait was cut off ...
+    expect(recorded.outs[ACCEPTED_OUTPUT]).toEqual(["createService orders-db 1000m/4GB"]);
 
     await emu.setTransitionMs(30);
     const second = await run();
+    lines.length = 0;
     const { diff } = await second.diff(recorded, news);
     expect(diff.replaces).toEqual([]);
+    // ... so the next preview says why the engine updates a resource whose inputs did not change.
+    expect(diff.changes).toBe(false);
+    expect(lines).toEqual([
+      "db: no API call; createService was accepted by the API in an earlier run that ended before it " +
+        "settled: up waits for it",
+    ]);
     const { result, calls } = await recordCalls(emu, () =>
       second.update(recorded, news, { initErrors: true }),
     );
     expect(calls).toEqual([]);
     expect(result.state.outs).toMatchObject({ serviceId: id, status: "READY" });
+    expect(result.state.outs[ACCEPTED_OUTPUT]).toBeUndefined();
     expect(await serviceIds()).toEqual([id]);
   }, 30_000);
 

@@ -108,10 +108,40 @@ describe("an in-place update names its calls in the order up makes them", () => 
         "only if the API has not applied it",
     );
     jest.clearAllMocks();
-    // Accepted for other sizes than the program now asks: no note, the call is a new one.
+    // Accepted for other sizes than the program now asks: up waits for that one first, and the
+    // planned resize is a new call.
     const other = { ...SERVICE_STATE, __acceptedCalls: ["resizeService 1000m/4GB → 4000m/16GB"] };
     expect(await lineOf("service", other, news)).toBe(
-      "db: resizeService 1000m/4GB → 2000m/8GB, setHA 0 → 1 (the service restarts twice)",
+      "db: resizeService 1000m/4GB → 2000m/8GB, setHA 0 → 1 (the service restarts twice); resizeService was " +
+        "accepted by the API in an earlier run that ended before it settled: up waits for it",
+    );
+  });
+
+  it("a create an earlier run left unsettled, with no change since: a line that up only waits for it", async () => {
+    const unsettled = {
+      ...SERVICE_STATE,
+      status: "QUEUED",
+      __acceptedCalls: ["createService orders-db 1000m/4GB"],
+    };
+    const checked = await PROVIDERS.service.check(unsettled, SERVICE_INPUTS);
+    const diff = await PROVIDERS.service.diff("id", unsettled, checked.inputs);
+    // No change: the engine's update of a partial state is what finishes the wait.
+    expect(diff.changes).toBe(false);
+    expect(printed()).toEqual([
+      "db: no API call; createService was accepted by the API in an earlier run that ended before it " +
+        "settled: up waits for it",
+    ]);
+    jest.clearAllMocks();
+    // A state with nothing accepted and no change prints nothing.
+    await PROVIDERS.service.diff("id", SERVICE_STATE, checked.inputs);
+    expect(printed()).toEqual([]);
+  });
+
+  it("a create left unsettled and a change: the line lists the calls and that up waits for the create first", async () => {
+    const unsettled = { ...SERVICE_STATE, __acceptedCalls: ["createService orders-db 1000m/4GB"] };
+    expect(await lineOf("service", unsettled, { ...SERVICE_INPUTS, cpuMillis: 2000, memoryGbs: 8 })).toBe(
+      "db: resizeService 1000m/4GB → 2000m/8GB (the service restarts once); createService was accepted by " +
+        "the API in an earlier run that ended before it settled: up waits for it",
     );
   });
 

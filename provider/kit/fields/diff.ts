@@ -3,7 +3,7 @@
  * (so drift and half-finished updates show), property by property, and says which
  * properties force a replacement.
  */
-import { withoutNewFollows } from "../hidden";
+import { API_WORDS_OUTPUT, withoutNewFollows } from "../hidden";
 import { UNKNOWN, isUnknown } from "./check";
 
 /** How a change of one input is carried out. */
@@ -116,6 +116,29 @@ export function diffByRules(
     deleteBeforeReplace: false,
     ...(unknownWords.length > 0 ? { unknownWords } : {}),
   };
+}
+
+/**
+ * Outputs in the provider's words (I6): an input that replaces, whose observed value in `outs`
+ * its rule does not know (or that the record does not show), keeps the value of `words` (the
+ * program's inputs, or the old state on a refresh) when that one is known; what the API said is
+ * kept apart under API_WORDS_OUTPUT, for the preview's warning.
+ */
+export function inProgramWords<O extends object>(
+  rules: Record<string, DiffRule>,
+  outs: O,
+  words: Record<string, unknown>,
+): O {
+  const out = outs as Record<string, unknown>;
+  const api: Record<string, unknown> = {};
+  for (const [prop, rule] of Object.entries(rules)) {
+    if (rule.change !== "replace" || !rule.known || rule.known(out[prop])) continue;
+    const theirs = words[prop];
+    if (theirs === undefined || !rule.known(theirs)) continue;
+    if (out[prop] !== undefined) api[prop] = out[prop];
+    out[prop] = theirs;
+  }
+  return (Object.keys(api).length > 0 ? { ...out, [API_WORDS_OUTPUT]: api } : out) as O;
 }
 
 /**

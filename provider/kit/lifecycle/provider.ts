@@ -15,16 +15,16 @@ import { type CheckFailure, checkInputs, withoutPrintedValues } from "../fields/
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
 import type { HoldKind } from "./holds";
-import { DetailedDiffResult, diffResource } from "../fields/diff";
-import { API_WORDS_OUTPUT, PROJECT_INPUT, acceptedCalls, isAutoNamed, stateOf } from "../hidden";
+import { DetailedDiffResult, diffResource, inProgramWords as inWords } from "../fields/diff";
+import { PROJECT_INPUT, acceptedCalls, isAutoNamed, stateOf } from "../hidden";
 import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
 import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
 import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
-import { describeChange } from "../preview/lines";
+import { callText, describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
-import { previewCalls } from "../preview/calls";
+import { previewCalls, settlingOnly } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
 import { withDeleteAdvice, withPartialState } from "./partial";
 import { cancellable, refuseIfCancelled } from "./cancel";
@@ -137,24 +137,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     runtime.holds?.()?.keepRecord(spec.kind, formatResourceId(spec.id, ref), ref.projectId, record) ?? record;
   /** Ids a refresh read from their recorded state: the engine's next diff of one is the refresh's. */
   const refreshed = new Set<string>();
-  /**
-   * Outputs in the provider's words (I6): an input that replaces, whose observed value the
-   * provider does not know (or that the record does not show), keeps the value of `words` (the
-   * program's inputs, or the old state on a refresh) when that one is known; what the API said
-   * is kept apart, for the preview's warning.
-   */
-  const inProgramWords = (outs: O, words: Props): O => {
-    const out = outs as Props;
-    const api: Props = {};
-    for (const [prop, rule] of Object.entries(spec.diffRules)) {
-      if (rule.change !== "replace" || !rule.known || rule.known(out[prop])) continue;
-      const theirs = words[prop];
-      if (theirs === undefined || !rule.known(theirs)) continue;
-      if (out[prop] !== undefined) api[prop] = out[prop];
-      out[prop] = theirs;
-    }
-    return (Object.keys(api).length > 0 ? { ...out, [API_WORDS_OUTPUT]: api } : out) as O;
-  };
+  /** Outputs in the provider's words (I6, `inProgramWords`). */
+  const inProgramWords = (outs: O, words: Props): O => inWords(spec.diffRules, outs, words);
   /**
    * The state the engine keeps of `outs` (`stateOf`), each property the class registers present,
    * `null` when absent, so that a program knows it at every preview.
@@ -195,6 +179,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
    */
   async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>, accepted: string[]) {
     const settled = ops.settle ? await ops.settle(ctx, record) : record;
+    // Settled: every call accepted before (the create's own, an earlier run's) has ended.
+    if (ops.settle) accepted.length = 0;
     const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
     if (steps.length === 0) return settled;
     const run = {
@@ -271,6 +257,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         afterRefresh,
       );
       if (guard.warning) progress(guard.warning);
+      // A partial state with no change: the engine updates it to finish the earlier run's waits.
+      const settling = diff.changes ? undefined : settlingOnly(spec, ops.calls.runs, name, olds);
+      if (settling) progress(describeChange(settling));
       if (!diff.changes) return diff;
       try {
         const lookups = async () => ({
@@ -336,7 +325,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       // From here the resource exists: a failure keeps it in the stack with the program's inputs
       // (I1), as observed now, else as the create's answer showed it.
       const resource = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
-      const accepted: string[] = [];
+      // The create is accepted until its wait ends: a partial state says so (`preview/calls.ts`).
+      const accepted = ops.settle ? [callText(ops.calls.create(want))] : [];
       const settled = async () => {
         const record = keep(ctx.ref, await converge(ctx, created, want, memory, accepted));
         if (ops.settle && !isSettledLine(last))

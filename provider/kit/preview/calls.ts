@@ -75,15 +75,40 @@ export async function previewCalls<I, O, R, P extends string>(
   const recorded = changed
     .filter((p) => spec.diffRules[p].stackOnly && !pending.includes(p))
     .map((p) => `${p} ${change(olds[p] ?? spec.diffRules[p].default, news[p], secret.has(p))}`);
-  // A call an earlier run left accepted (`hidden.ts`, ACCEPTED_OUTPUT) is still listed: up sends
-  // it again if the API has not applied it, so the line says which.
+  const notes = earlierCallNotes(olds, calls);
+  return { ...base, calls, recorded, pending, ...(notes.length > 0 && { notes }) };
+}
+
+/**
+ * What the line says of the calls an earlier run left accepted (`hidden.ts`, ACCEPTED_OUTPUT),
+ * whose wait `up` finishes before anything else: those among the `planned` calls are sent again
+ * only if the API has not applied them; the others (the create, or a call the API has applied)
+ * are only waited for.
+ */
+export function earlierCallNotes(olds: Props, planned: readonly PlannedCall[]): string[] {
   const earlier = acceptedCalls(olds);
-  const waiting = calls.filter((call) => earlier.includes(callText(call))).map((call) => call.op);
-  return {
-    ...base,
-    calls,
-    recorded,
-    pending,
-    ...(waiting.length > 0 && { notes: [acceptedEarlierNote(waiting)] }),
-  };
+  const plannedWords = planned.map(callText);
+  const operation = (words: string) => words.split(" ", 1)[0];
+  const awaited = earlier.filter((words) => !plannedWords.includes(words)).map(operation);
+  const resent = planned.filter((call) => earlier.includes(callText(call))).map((call) => call.op);
+  return [
+    ...(awaited.length > 0 ? [acceptedEarlierNote(awaited, false)] : []),
+    ...(resent.length > 0 ? [acceptedEarlierNote(resent)] : []),
+  ];
+}
+
+/**
+ * The line of a resource whose inputs did not change but whose state names calls an earlier
+ * run left accepted: a partial state, which the engine updates to finish the job (no API call,
+ * the wait only); undefined for any other.
+ */
+export function settlingOnly<P extends string>(
+  spec: ResourceSpec<P>,
+  runs: boolean,
+  name: string,
+  olds: Props,
+): ChangeDescription | undefined {
+  const notes = earlierCallNotes(olds, []);
+  if (notes.length === 0) return undefined;
+  return { name, label: spec.label, runs, calls: [], recorded: [], pending: [], notes };
 }

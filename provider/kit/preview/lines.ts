@@ -97,15 +97,16 @@ export function callText(call: PlannedCall): string {
 }
 
 /**
- * The note of planned calls (their operations: `resizeService`) the API accepted in an earlier run
- * that ended before they settled: `up` waits for them, and sends again only what the API has not
- * applied.
+ * The note of calls (their operations: `resizeService`) the API accepted in an earlier run that
+ * ended before they settled: `up` waits for them; `resent`: they are among the calls planned, which
+ * `up` sends again only if the API has not applied them.
  */
-export function acceptedEarlierNote(calls: readonly string[]): string {
+export function acceptedEarlierNote(calls: readonly string[], resent = true): string {
   const [verb, they, them] = calls.length > 1 ? ["were", "they", "them"] : ["was", "it", "it"];
+  const again = resent ? ` and sends ${them} again only if the API has not applied ${them}` : "";
   return (
     `${calls.join(", ")} ${verb} accepted by the API in an earlier run that ended before ${they} settled: ` +
-    `up waits for ${them} and sends ${them} again only if the API has not applied ${them}`
+    `up waits for ${them}${again}`
   );
 }
 
