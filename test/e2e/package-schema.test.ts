@@ -2,9 +2,10 @@
  * The package schema as a user's Pulumi reads it: the installed package (packed and installed
  * as a user would) ships `plugin/schema.json`, the file `npm run docs` wrote; Pulumi's own
  * schema binder and SDK generators (`sdkgen`, built with the CLI from tools/) accept it and write
- * the Node.js, Python and Go SDKs; the Node.js SDK compiles against `@pulumi/pulumi`, the Python
- * SDK byte-compiles and the Go SDK is well-formed Go; the SDKs carry the docs and the facts the
- * schema gives them (secrets, replace-on-change inputs, forkFrom's fields).
+ * the Node.js, Python, Go and C# SDKs; the Node.js SDK compiles against `@pulumi/pulumi`, the Python
+ * SDK byte-compiles and the Go SDK is well-formed Go; the C# SDK (not compiled: no .NET here) has
+ * every name README's C# snippet uses; the SDKs carry the docs and the facts the schema gives them
+ * (secrets, replace-on-change inputs, forkFrom's fields).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -70,4 +71,54 @@ it("Pulumi's Go generator writes a well-formed SDK", () => {
   const sdk = generate("go");
   expect(run("gofmt", ["-l", "-e", "."], sdk).trim()).toBe("");
   expect(fs.readFileSync(path.join(sdk, "mdb", "service.go"), "utf8")).toMatch(/type Service struct/);
+});
+
+/** The generated C# of resource `kind`: its class (`resource`) and its args class (`args`). */
+function csharpResource(text: string, kind: string): { resource: string; args: string } {
+  const start = text.indexOf(`public sealed class ${kind}Args `);
+  expect([kind, start >= 0]).toEqual([kind, true]);
+  return { resource: text.slice(0, start), args: text.slice(start) };
+}
+
+it("Pulumi's C# generator writes an SDK with every name README's C# snippet uses", () => {
+  const sdk = path.join(out, "csharp");
+  run(path.join(bin, "sdkgen-csharp"), ["-schema", shipped, "-out", sdk]);
+  const file = (name: string) => fs.readFileSync(path.join(sdk, name), "utf8");
+  expect(fs.existsSync(path.join(sdk, "Pulumi.Mdb.csproj"))).toBe(true);
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  expect(readme).toContain("`using Mdb = Pulumi.Mdb;`");
+  const snippet = /```csharp\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  // Each `var x = new Mdb.Kind("name", new() { Prop = value, ... });` of the snippet.
+  const made = [...snippet.matchAll(/var (\w+) = new Mdb\.(\w+)\("[^"]*", new\(\)\s*\{([\s\S]*?)\}\);/g)];
+  expect(made.map(([, variable, kind]) => `${variable}: ${kind}`)).toEqual(["network: Vpc", "db: Service"]);
+  const kinds = new Map(made.map(([, variable, kind]) => [variable, kind]));
+  const checked: string[] = [];
+  for (const [, , kind, body] of made) {
+    const text = file(`${kind}.cs`);
+    expect(text).toContain("namespace Pulumi.Mdb");
+    const { args } = csharpResource(text, kind);
+    for (const [, prop, value] of body.matchAll(/(\w+) = ([^,\n]+)/g)) {
+      const input = new RegExp(`public (Input|InputUnion)<[^\\n]*>\\?? ${prop} \\{`);
+      expect([kind, prop, input.test(args)]).toEqual([kind, prop, true]);
+      const member = /^Mdb\.(\w+)\.(\w+)$/.exec(value.trim());
+      if (member) expect(file("Enums.cs")).toContain(`public static ${member[1]} ${member[2]} { get; }`);
+      const output = /^(\w+)\.(\w+)$/.exec(value.trim());
+      const of = output && kinds.get(output[1]);
+      if (output && of)
+        expect(csharpResource(file(`${of}.cs`), of).resource).toMatch(
+          new RegExp(`public Output<[^\\n]*> ${output[2]} \\{`),
+        );
+      checked.push(`${kind}.${prop}`);
+    }
+  }
+  expect(checked).toEqual([
+    "Vpc.Cidr",
+    "Vpc.RegionCode",
+    "Service.ServiceType",
+    "Service.RegionCode",
+    "Service.CpuMillis",
+    "Service.MemoryGbs",
+    "Service.VpcId",
+    "Service.ConnectionPooler",
+  ]);
 });

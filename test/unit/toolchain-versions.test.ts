@@ -1,7 +1,8 @@
 /**
  * The versions the toolchain is pinned at agree: the Pulumi CLI, Node.js, Python and Go language hosts
  * and sdkgen that scripts/ensure-pulumi builds from tools/ are the locked @pulumi/pulumi release (the YAML
- * language host is pulumi-yaml's, on the Pulumi release pulumi-yaml requires), and the Node.js
+ * language host is pulumi-yaml's, on the Pulumi release pulumi-yaml requires; sdkgen-csharp is the last
+ * release that carried Pulumi's C# generator), and the Node.js
  * releases package.json's engines names are the ones CI runs the tests on.
  */
 
@@ -29,6 +30,12 @@ describe("the Pulumi version pinned in tools/", () => {
 
   it("is the locked @pulumi/pulumi for tools/langhosts (sdk/v3: the Python and Go hosts and the Python program runner)", () => {
     expect(pulumiPins("tools/langhosts/go.mod")).toEqual({ "sdk/v3": locked });
+  });
+
+  it("is v3.228.0 for tools/sdkgen-csharp: the last pkg/v3 with Pulumi's C# generator, older than the locked one", () => {
+    expect(pulumiPins("tools/sdkgen-csharp/go.mod")).toEqual({ "pkg/v3": "3.228.0", "sdk/v3": "3.228.0" });
+    const [csharp, cli] = ["3.228.0", locked].map((v) => v.split(".").map(Number));
+    expect(csharp[1] * 1e6 + csharp[2]).toBeLessThanOrEqual(cli[1] * 1e6 + cli[2]);
   });
 
   it("is pulumi-yaml's own for the YAML language host: one release, not newer than the locked one", () => {
