@@ -109,6 +109,13 @@ it("after the wait for the fork timed out, the next delete waits for that fork a
     errorOf(services.delete({ ...state, outs: { ...state.outs, __timeouts: { delete: 150 } } })),
   );
   expect(error.message).toMatch(/to be READY/);
+  // No delete was sent: the advice says what is left and what to do.
+  expect(error.message).toMatch(
+    new RegExp(
+      `customTimeouts resource option\\. service ${state.id} stays in the stack; the API has not accepted its ` +
+        "delete\\. Run the command again to finish the delete\\.$",
+    ),
+  );
   const { calls } = await recordCalls(emu, () => services.delete(state));
   expect(calls).toEqual([DELETE]);
   expect((await listServices()).map((s) => s.forked_from?.service_id)).toEqual([state.id]);

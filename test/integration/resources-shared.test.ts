@@ -280,7 +280,14 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
       const error = await errorOf(resources.create({ ...row.inputs(parent), __timeouts: { create: 50 } }));
       const [record] = await list();
       expect(error.id).toBe(parent ? `${parent}/${row.idOf(record)}` : row.idOf(record));
-      expect(error.message).toMatch(/timed out after .* waiting for .*customTimeouts/);
+      // What the failure leaves, and what to do next, after the wait's own words.
+      expect(error.message).toMatch(
+        new RegExp(
+          "^timed out after .* waiting for .*; raise the limit with the customTimeouts resource option\\. " +
+            `\\S.* ${row.idOf(record)} exists and stays in the stack with your inputs; nothing was deleted\\. ` +
+            "Run `pulumi up` again to wait for it: the job is finished once it settles\\.$",
+        ),
+      );
       expect(error.reasons).toEqual([error.message]);
       expect(error.properties).toMatchObject({ __provider: PROVIDER, __timeouts: { create: 50 } });
       expect(await list()).toHaveLength(1);

@@ -50,7 +50,7 @@ function unreachable(error: unknown): boolean {
 /** Why a failure ended the operation, when it calls for advice (see {@link WaitEnding}). */
 function waitEnding(error: unknown): WaitEnding | undefined {
   if (isCancellation(error)) return "cancelled";
-  if (error instanceof WaitError && error.kind === "stuck") return "stuck";
+  if (error instanceof WaitError && (error.kind === "stuck" || error.kind === "timeout")) return error.kind;
   if (apiAway(error)) return "unreachable";
   return undefined;
 }

@@ -107,15 +107,17 @@ export function cancelledBeforeMessage(what: string): string {
 
 /**
  * Why a wait ended the operation, when that calls for advice: the resource stuck in a state, the
- * run cancelled (Ctrl-C), or the API unreachable (its retries spent).
+ * run cancelled (Ctrl-C), the API unreachable (its retries spent), or the time limit passed.
  */
-export type WaitEnding = "stuck" | "cancelled" | "unreachable";
+export type WaitEnding = "stuck" | "cancelled" | "unreachable" | "timeout";
 
 /** What a failed create or update of `resource` (`service q1w2e3r4t5`) leaves, and what to do next. */
 export function keptAdvice(resource: string, why: WaitEnding): string {
   const kept = `${resource} exists and stays in the stack with your inputs; nothing was deleted.`;
   if (why === "cancelled") return `${kept} Run \`pulumi up\` again to finish the job.`;
   if (why === "unreachable") return `${kept} Run \`pulumi up\` again once the API answers to finish the job.`;
+  if (why === "timeout")
+    return `${kept} Run \`pulumi up\` again to wait for it: the job is finished once it settles.`;
   return (
     `${kept} Run \`pulumi up\` again to wait for it once more: the job is finished once it recovers. ` +
     "If it does not, remove it from the program (or run `pulumi destroy`) to delete it."
@@ -133,5 +135,9 @@ export function deleteAdvice(resource: string, why: WaitEnding, accepted = false
   if (why === "cancelled") return `${kept} Run the command again to finish the delete.`;
   if (why === "unreachable")
     return `${kept} Run the command again once the API answers to finish the delete.`;
+  if (why === "timeout")
+    return accepted
+      ? `${kept} Run the command again to wait until it is gone.`
+      : `${resource} stays in the stack; the API has not accepted its delete. Run the command again to finish the delete.`;
   return `${kept} Run the command again to wait once more, once the API shows it being deleted.`;
 }
