@@ -100,4 +100,9 @@ export interface CallContext {
    * tell): check never prints their values (see `fields/check.ts`, `withoutPrintedValues`).
    */
   secretInputs?: ReadonlySet<string>;
+  /**
+   * The program adopts an existing record with the `import` option (on the dynamic face, whose
+   * create adopts it; the plugin's engine reads it first): check asks nothing of its identity.
+   */
+  importing?: boolean;
 }

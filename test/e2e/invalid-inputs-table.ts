@@ -287,6 +287,34 @@ export const RUNS: Run[] = [
     ],
   },
   {
+    title: "a service named as one the project already has (of the same type and region)",
+    kind: "Service",
+    rows: [
+      {
+        property: "name",
+        args: { name: "existing" },
+        rule: new RegExp(
+          `a service named "existing" \\(POSTGRES, us-east-1\\) already exists in project ${E2E_KEYS.projectId} ` +
+            'with id \\S+\\. Adopt it with the resource option \\{ import: "\\S+" \\}, or choose another name\\. ' +
+            "To adopt every record of the same identity instead",
+        ),
+      },
+    ],
+  },
+  {
+    title: "a VPC named as one the project already has (of the same block and region)",
+    kind: "Vpc",
+    rows: [
+      {
+        property: "name",
+        args: { name: "elsewhere", cidr: "10.30.0.0/16", regionCode: "eu-west-1" },
+        rule: new RegExp(
+          `a VPC named "elsewhere" \\(10\\.30\\.0\\.0/16, eu-west-1\\) already exists in project ${E2E_KEYS.projectId} with id vpc-\\S+\\.`,
+        ),
+      },
+    ],
+  },
+  {
     title: "a read replica set of a service that does not exist",
     kind: "ReadReplicaSet",
     rows: [

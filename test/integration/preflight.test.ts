@@ -72,8 +72,9 @@ describe("access", () => {
     const calls = await requestsOf(async () => {
       for (let i = 0; i < 3; i++) expect(await failuresOf(service)).toEqual([]);
     });
-    // The configured project is the key's own: GET /auth/info answers both questions.
-    expect(calls).toEqual(["GET /auth/info"]);
+    // The configured project is the key's own: GET /auth/info answers both questions. The
+    // services, once for the run: is the name the program chose taken (taken.ts)?
+    expect(calls).toEqual(["GET /auth/info", "GET /projects/{project}/services"]);
   });
 
   it("a wrong key (401) names both halves of the key, never the secret", async () => {
@@ -331,7 +332,11 @@ describe("the records a new resource names by id", () => {
   it("an existing service passes with one GET of it; unknown or unchanged, none", async () => {
     const known = { ...set, serviceId: sourceId };
     const calls = await requestsOf(async () => expect(await failuresFrom(sets, known)).toEqual([]));
-    expect(calls).toEqual(["GET /projects/{project}/services/{service}"]);
+    // ... and its replica sets, once for the run: is the name the program chose taken?
+    expect(calls).toEqual([
+      "GET /projects/{project}/services/{service}",
+      "GET /projects/{project}/services/{service}/replicaSets",
+    ]);
     const none = await requestsOf(async () => {
       expect(await failuresFrom(sets, { ...set, serviceId: UNKNOWN })).toEqual([]);
       expect(await failuresFrom(sets, known, known)).toEqual([]);

@@ -145,7 +145,7 @@ describe("I1: accepted, then the API went away", () => {
             "Run `pulumi up` again once the API answers to finish the job\\.$",
         ),
       );
-      const recorded = stateFromError(error, await second.check(news));
+      const recorded = stateFromError(error, await second.check(news, state.inputs));
       // Nothing observed the resize done: the old sizes stay to be planned again; the setting
       // needs no call and is recorded; the values that replace are the program's.
       expect(recorded.outs).toMatchObject({

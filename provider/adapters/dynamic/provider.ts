@@ -49,6 +49,7 @@ export function dynamicProvider(kit: KitProvider, runtime: Pick<Runtime, "log">)
   const callOf = (props: Props, operation?: keyof Timeouts): CallContext => ({
     name: resourceNameIn(props),
     log: (message) => runtime.log(message),
+    importing: props[IMPORT_INPUT] !== undefined,
     ...(operation ? { timeoutMs: timeoutsIn(props)[operation] } : {}),
   });
   /** What the host stores: `outs`, with the hidden inputs later calls need (delete gets only outputs). */

@@ -11,6 +11,8 @@ export interface IdShape<P extends string = string> {
   label: string;
   /** Part names, outermost first; the last is the resource's own id. */
   parts: readonly P[];
+  /** The kind of the record the first part names, for a resource addressed through it (`service`). */
+  parent?: string;
 }
 
 /** An id read from text: its parts, and the project when the text named one. */

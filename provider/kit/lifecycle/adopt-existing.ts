@@ -43,29 +43,37 @@ const SWITCH =
   `${ADOPT_EXISTING_KEYS.config} to true: \`pulumi config set ${ADOPT_EXISTING_KEYS.config} true\`, ` +
   `or ${ADOPT_EXISTING_KEYS.env}=true for one run`;
 
+/**
+ * Why a create may not adopt `c.found`, in the words its error gives: more than one record, or
+ * one the class did not name without the switch. Undefined when it adopts the one record found.
+ */
+export function refusalOf<R>(c: Omit<AdoptionCase<R>, "log">): string | undefined {
+  const [first] = c.found;
+  if (c.found.length > 1)
+    return (
+      `${c.what} matches ${c.found.length} existing records by ${c.identity}: ` +
+      `${c.found.map(c.recordId).join(", ")}. Import the one to keep with the resource option ` +
+      `{ import: "${c.importId(first)}" } (or another of them), and delete the others`
+    );
+  if (c.autoNamed || c.adoptExisting) return undefined;
+  return (
+    `${c.refusal(first)}. Adopt it with the resource option { import: "${c.importId(first)}" }, or ` +
+    `${c.otherwise}. ${SWITCH}`
+  );
+}
+
 /** Returns the record to adopt, printing the adoption; throws the refusal when it may not be adopted. */
 export function adoptOrRefuse<R>(c: AdoptionCase<R>): R {
   const [first] = c.found;
-  if (c.found.length > 1) {
-    throw new Error(
-      `${c.what} matches ${c.found.length} existing records by ${c.identity}: ` +
-        `${c.found.map(c.recordId).join(", ")}. Import the one to keep with the resource option ` +
-        `{ import: "${c.importId(first)}" } (or another of them), and delete the others`,
-    );
-  }
+  const refusal = refusalOf(c);
+  if (refusal !== undefined) throw new Error(refusal);
   if (c.autoNamed) {
     c.log(`${c.what} already exists as ${c.recordId(first)} (an interrupted run?); adopting it`);
     return first;
   }
-  if (c.adoptExisting) {
-    c.log(
-      `${c.what} already exists as ${c.recordId(first)} (same ${c.identity}); adopting it ` +
-        `because ${ADOPT_EXISTING_KEYS.config} is true`,
-    );
-    return first;
-  }
-  throw new Error(
-    `${c.refusal(first)}. Adopt it with the resource option { import: "${c.importId(first)}" }, or ` +
-      `${c.otherwise}. ${SWITCH}`,
+  c.log(
+    `${c.what} already exists as ${c.recordId(first)} (same ${c.identity}); adopting it ` +
+      `because ${ADOPT_EXISTING_KEYS.config} is true`,
   );
+  return first;
 }

@@ -8,7 +8,7 @@
  * run is cancelled, nothing is sent.
  */
 import { MdbApiError } from "../../client/errors";
-import { adoptOrRefuse } from "./adopt-existing";
+import { type AdoptionCase, adoptOrRefuse } from "./adopt-existing";
 import { refuseIfCancelled } from "./cancel";
 import type { CreatePolicy, OpContext } from "../spec";
 
@@ -35,6 +35,36 @@ export interface CreateRequest<I, R, P extends string> {
   onAdopt?(record: R): void;
 }
 
+/** Of `records`, those a create with `want` would adopt or refuse: `same`, and `live`. */
+export function liveMatches<I, R, P extends string>(
+  policy: CreatePolicy<I, R, P>,
+  records: R[],
+  want: I,
+): R[] {
+  return records.filter((r) => policy.same(r, want) && (policy.live?.(r) ?? true));
+}
+
+/** What `adopt-existing.ts` judges of the create `request` that found the live records `found`. */
+export function adoptionCase<I, R, P extends string>(
+  policy: CreatePolicy<I, R, P>,
+  request: CreateRequest<I, R, P>,
+  found: R[],
+): AdoptionCase<R> {
+  const { ctx, want } = request;
+  return {
+    what: policy.what(want),
+    identity: policy.identity,
+    autoNamed: request.autoNamed,
+    found,
+    recordId: request.recordId,
+    importId: request.importId,
+    refusal: (record) => policy.refusal(record, want, ctx),
+    otherwise: policy.otherwise,
+    adoptExisting: ctx.adoptExisting,
+    log: ctx.log,
+  };
+}
+
 /** Sends the create under `policy` and returns the new (or adopted) record. */
 export async function createOnce<I, R, P extends string>(
   policy: CreatePolicy<I, R, P>,
@@ -44,20 +74,9 @@ export async function createOnce<I, R, P extends string>(
   const what = policy.what(want);
   const before = await policy.list(ctx, want);
   const same = before.filter((r) => policy.same(r, want));
-  const live = same.filter((r) => policy.live?.(r) ?? true);
+  const live = liveMatches(policy, before, want);
   if (live.length > 0) {
-    const adopted = adoptOrRefuse({
-      what,
-      identity: policy.identity,
-      autoNamed: request.autoNamed,
-      found: live,
-      recordId,
-      importId: request.importId,
-      refusal: (found) => policy.refusal(found, want, ctx),
-      otherwise: policy.otherwise,
-      adoptExisting: ctx.adoptExisting,
-      log: ctx.log,
-    });
+    const adopted = adoptOrRefuse(adoptionCase(policy, request, live));
     request.onAdopt?.(adopted);
     return adopted;
   }

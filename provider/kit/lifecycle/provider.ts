@@ -34,6 +34,7 @@ import { keptSettings } from "../fields/settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
 import { callOperation, runSteps } from "./steps";
 import { deadlineOf, limitOf } from "./timeouts";
+import { takenFailure } from "./taken";
 import { twinFailure } from "./twins";
 import type { ConfigSource } from "../../config";
 
@@ -156,6 +157,21 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   const withOwn = (ref: ResourceRef<P>, record: R) =>
     ({ ...ref, [last]: ops.recordId(record) }) as ResourceRef<P>;
 
+  /** The create of `want` (of inputs `raw`) in its parent's collection, as create sends it and check judges it. */
+  async function createRequest(want: I, raw: Props, call: CallContext, deadline = Number.POSITIVE_INFINITY) {
+    const wanted = want as Props;
+    const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
+    const projectId = await resolveProjectId(wanted.projectId as string | undefined);
+    const parent = { ...parents, projectId } as ResourceRef<P>;
+    return {
+      ctx: opContext(parent, deadline, call),
+      want,
+      autoNamed: isAutoNamed(raw),
+      recordId: ops.recordId,
+      importId: (record: R) => formatResourceId(spec.id, withOwn(parent, record)),
+    };
+  }
+
   /** Where the resource `id` lives: its parts, and the project from the id, else the state. */
   async function refOf(id: string, props: Props): Promise<ResourceRef<P>> {
     const parsed = parseResourceId(spec.id, id, props as Partial<Record<P, unknown>>);
@@ -219,10 +235,14 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const at = { holds: runtime.holds?.(), label: spec.label, name: call.name, ...access };
       const twin = twinFailure(at, ops.create, checked.inputs as I, olds);
       if (twin) return { inputs: checked.inputs, failures: withoutPrintedValues([twin], facts) };
-      if (!ops.verify) return checked;
       try {
+        const want = checked.inputs as I;
         const lookup = { api: runtime.session().api, projectId: access.projectId, run: runtime.holds?.() };
-        const found = await ops.verify(lookup, checked.inputs as I, olds);
+        const found = (await ops.verify?.(lookup, want, olds)) ?? [];
+        const asks = found.length === 0 && !call.importing;
+        const request = asks ? await createRequest(want, checked.inputs, call) : undefined;
+        const taken = request && (await takenFailure(at.holds, ops.create, request, olds, spec.id));
+        if (taken) found.push(taken);
         return withAbsent({ inputs: checked.inputs, failures: withoutPrintedValues(found, facts) });
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
@@ -292,25 +312,14 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       let last: string | undefined; // the last progress line, to end with one saying it settled
       const progress = (line: string) => call.log((last = line));
       const want = parse(inputs);
-      const wanted = want as Props;
-      const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
-      const projectId = await resolveProjectId(wanted.projectId as string | undefined);
-      const parent = { ...parents, projectId } as ResourceRef<P>;
       let adoption = false;
-      const base = opContext(parent, deadlineOf(call, "create", runtime.clock.now()), {
-        ...call,
-        log: progress,
-      });
+      const deadline = deadlineOf(call, "create", runtime.clock.now());
+      const request = await createRequest(want, inputs, { ...call, log: progress }, deadline);
+      const { ctx: base } = request;
+      const parent = base.ref;
       refuseIfCancelled(base.signal, `creating ${ops.create.what(want)}`);
       await ops.create.prepare?.(base, want);
-      const created = await createOnce(ops.create, {
-        ctx: base,
-        want,
-        autoNamed: isAutoNamed(inputs),
-        recordId: ops.recordId,
-        importId: (record) => formatResourceId(spec.id, withOwn(parent, record)),
-        onAdopt: () => (adoption = true),
-      });
+      const created = await createOnce(ops.create, { ...request, onAdopt: () => (adoption = true) });
       const ctx = { ...base, ref: withOwn(parent, created) };
       const id = formatResourceId(spec.id, ctx.ref);
       hold(id, adoption ? "adopted" : "created", call);

@@ -107,7 +107,7 @@ export const READ_REPLICA_SET: ResourceDefinition<
   typeName: "ReadReplicaSet",
   label: "read replica set",
   summary: "A set of read-only replicas of a service.",
-  id: { label: "read replica set", parts: ["serviceId", "replicaSetId"] },
+  id: { label: "read replica set", parts: ["serviceId", "replicaSetId"], parent: "service" },
   naming: "generated",
   fields: READ_REPLICA_SET_FIELDS,
   failedStatus: "error",

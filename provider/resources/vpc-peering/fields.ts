@@ -51,7 +51,7 @@ export const VPC_PEERING: ResourceDefinition<typeof VPC_PEERING_FIELDS, "vpcId" 
   typeName: "VpcPeering",
   label: "VPC peering",
   summary: "A peering connection from a VPC to a VPC of another account.",
-  id: { label: "VPC peering", parts: ["vpcId", "peeringId"] },
+  id: { label: "VPC peering", parts: ["vpcId", "peeringId"], parent: "vpc" },
   naming: "none",
   fields: VPC_PEERING_FIELDS,
   failedStatus: "failed",

@@ -1,0 +1,63 @@
+/**
+ * Taken: a new resource whose identity a record already in the API has (a name the program chose,
+ * a peering to the same peer), which its create would refuse without `mdb:adoptExisting`
+ * (`adopt-existing.ts`). Check says so at preview, in the create's own words, so that `up` does
+ * not make the program's other resources and then stop half-way on this one. The create still
+ * looks again before it sends (a record made since then, or adopted with the switch).
+ */
+import { type CheckFailure, isUnknown } from "../fields/check";
+import type { IdShape } from "../fields/ids";
+import type { CreatePolicy, Props } from "../spec";
+import { refusalOf } from "./adopt-existing";
+import { type CreateRequest, adoptionCase, liveMatches } from "./create";
+import type { RunHolds } from "./holds";
+
+/** The lists a run's checks read, per collection: one call each, however many resources ask. */
+const runLists = new WeakMap<RunHolds, Map<string, Promise<unknown[]>>>();
+
+/** `load`'s list of the collection `key`, read once per run (a failed read is read again next time). */
+function listOnce<R>(holds: RunHolds, key: string, load: () => Promise<R[]>): Promise<R[]> {
+  let lists = runLists.get(holds);
+  if (!lists) runLists.set(holds, (lists = new Map()));
+  let list = lists.get(key) as Promise<R[]> | undefined;
+  if (!list) {
+    list = load();
+    lists.set(key, list);
+    list.catch(() => lists.delete(key));
+  }
+  return list;
+}
+
+/**
+ * The failure of a resource to be created (`olds` empty) whose create `request` would refuse the
+ * live records of its identity (`policy.same`) that its collection holds now: one a name the
+ * program chose (or a peering) matches while the switch is off, or more than one. Undefined when
+ * the create would make or adopt it, when it already has a state, or while any of its identity or
+ * its parent's id is unknown (a preview of a new parent). A parent this run created (`shape.parent`)
+ * holds only what this run made, which twins compare: nothing is asked. `holds` is the run:
+ * outside a host there is none and nothing is asked.
+ */
+export async function takenFailure<I, R, P extends string>(
+  holds: RunHolds | undefined,
+  policy: CreatePolicy<I, R, P> | undefined,
+  request: CreateRequest<I, R, P>,
+  olds: Props,
+  shape: IdShape<P>,
+): Promise<CheckFailure | undefined> {
+  const { ctx, want } = request;
+  const key = policy?.key;
+  if (!holds || !policy || !key || Object.keys(olds).length > 0) return undefined;
+  // Adopted at up, where the adoption is said: a generated name is the stack's own, the switch vouches.
+  if (request.autoNamed || ctx.adoptExisting) return undefined;
+  if ([...key.of(want), ...Object.values(ctx.ref)].some(isUnknown)) return undefined;
+  const { parent } = shape;
+  if (parent && holds.holdsOf(parent, String(ctx.ref[shape.parts[0]])).some((h) => h.how === "created"))
+    return undefined;
+  const records = await listOnce(holds, JSON.stringify(["taken", policy.identity, ctx.ref]), () =>
+    policy.list(ctx, want),
+  );
+  const found = liveMatches(policy, records, want);
+  if (found.length === 0) return undefined;
+  const reason = refusalOf(adoptionCase(policy, request, found));
+  return reason === undefined ? undefined : { property: key.property, reason };
+}
