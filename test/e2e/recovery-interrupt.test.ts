@@ -88,12 +88,17 @@ const POINTS: KillPoint[] = [
     named: false,
     trigger: request("POST", /^\/services\/[^/]+\/replicaSets$/, 202),
     made: "ReadReplicaSet",
+    // The set is active a step after its create: its looks fail for a while, so the create is
+    // still waiting when the kill comes, however busy the machine (a CI leg beside others).
+    faults: { rules: [{ method: "GET", path: "/replicaSets/[^/]+$", status: 503, count: 30 }] },
   },
   {
     point: "peering create",
     named: false,
     trigger: request("POST", /^\/vpcs\/[^/]+\/peerings$/, 201),
     made: "VpcPeering",
+    // Likewise: a peering is active a step after its create.
+    faults: { rules: [{ method: "GET", path: "/peerings/[^/]+$", status: 503, count: 30 }] },
   },
 ];
 
