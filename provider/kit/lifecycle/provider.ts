@@ -239,7 +239,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         const want = checked.inputs as I;
         const lookup = { api: runtime.session().api, projectId: access.projectId, run: runtime.holds?.() };
         const found = (await ops.verify?.(lookup, want, olds)) ?? [];
-        const asks = found.length === 0 && !call.importing;
+        // Only a new resource's name can be taken (taken.ts): an update's check builds nothing for it.
+        const asks = found.length === 0 && !call.importing && Object.keys(olds).length === 0;
         const request = asks ? await createRequest(want, checked.inputs, call) : undefined;
         const taken = request && (await takenFailure(at.holds, ops.create, request, olds, spec.id));
         if (taken) found.push(taken);
