@@ -86,9 +86,9 @@ export interface CheckContext {
   /**
    * The run, in the provider host (absent in the Pulumi mocks' checks): `recordOf` gives a record
    * as this run's own create or update left it settled (`RunHolds.keepRecord`), which a lookup
-   * reads instead of asking the API.
+   * reads instead of asking the API; `plannedOf` the calls this run's update of a record makes.
    */
-  run?: Pick<RunHolds, "recordOf">;
+  run?: Pick<RunHolds, "recordOf" | "plannedOf">;
 }
 
 /** What a create, an update or a delete works with. */

@@ -14,10 +14,12 @@ import {
   EXISTING_SERVICE,
   OTHER_REGION_VPC,
   RUNS,
+  STOPPED_SERVICE,
   type Row,
   type Run,
 } from "./invalid-inputs-table";
 import { EmulatorProcess, type Face, Workspace } from "./workspace";
+import { waitFor } from "../helpers/emulator";
 
 /** `cpuMillis` -> `cpuMillis`, escaped for a pattern. */
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -55,6 +57,7 @@ export function invalidInputsSuite(face: Face): void {
   let ws: Workspace;
   let otherRegionVpc: string;
   let existingService: string;
+  let stoppedService: string;
 
   beforeAll(async () => {
     emulator = await EmulatorProcess.start();
@@ -73,6 +76,13 @@ export function invalidInputsSuite(face: Face): void {
       memory_gbs: "2",
     });
     existingService = service.service_id;
+    const body = { name: "stopped", region_code: "us-east-1", cpu_millis: "500", memory_gbs: "2" };
+    stoppedService = (await emulator.api<{ service_id: string }>("POST", "/services", body)).service_id;
+    const status = async () =>
+      (await emulator.api<{ status: string }>("GET", `/services/${stoppedService}`)).status;
+    await waitFor(status, (s) => s === "READY", { what: "the service to be READY" });
+    await emulator.api("POST", `/services/${stoppedService}/stop`);
+    await waitFor(status, (s) => s === "PAUSED", { what: "the service to be PAUSED" });
   });
 
   afterAll(async () => {
@@ -86,6 +96,7 @@ export function invalidInputsSuite(face: Face): void {
     const stands: Record<string, string> = {
       [OTHER_REGION_VPC]: otherRegionVpc,
       [EXISTING_SERVICE]: existingService,
+      [STOPPED_SERVICE]: stoppedService,
     };
     // A placeholder stands for its id at the top level and one level down (`forkFrom.serviceId`).
     const stand = (value: unknown): unknown => (typeof value === "string" ? (stands[value] ?? value) : value);
@@ -117,7 +128,9 @@ export function invalidInputsSuite(face: Face): void {
         up: up?.code,
         output: [preview.stdout, preview.stderr, up?.stdout, up?.stderr].join("\n"),
         mutating: await emulator.calls(),
-        services: (await emulator.inventory()).services.filter((id) => id !== existingService).length,
+        services: (await emulator.inventory()).services.filter(
+          (id) => id !== existingService && id !== stoppedService,
+        ).length,
       };
     } finally {
       for (const key of Object.keys(run.config ?? {})) await ws.removeConfig(key);

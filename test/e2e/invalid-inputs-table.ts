@@ -57,6 +57,9 @@ export const OTHER_REGION_VPC = "<vpc in eu-west-1>";
 /** Stands for a service the suite makes before the runs (a read replica set's check looks it up, a fork's source). */
 export const EXISTING_SERVICE = "<existing service>";
 
+/** Stands for a stopped (PAUSED) service the suite makes before the runs: nothing can be added to or forked from it. */
+export const STOPPED_SERVICE = "<stopped service>";
+
 /** The runs, each one preview (and `up` when late) of one resource. */
 export const RUNS: Run[] = [
   {
@@ -322,6 +325,29 @@ export const RUNS: Run[] = [
         property: "serviceId",
         args: { serviceId: "svc-does-not-exist" },
         rule: `service svc-does-not-exist does not exist in project ${E2E_KEYS.projectId}; give the id of an existing service`,
+      },
+    ],
+  },
+  {
+    title: "a read replica set of a stopped service",
+    kind: "ReadReplicaSet",
+    rows: [
+      {
+        property: "serviceId",
+        args: { serviceId: STOPPED_SERVICE },
+        rule: /service \S+ is PAUSED and this program does not start it; a read replica set needs a running service \(set paused: false on it\)/,
+      },
+    ],
+  },
+  {
+    title: "a service forked from a stopped service",
+    kind: "Service",
+    rows: [
+      {
+        property: "forkFrom.serviceId",
+        args: { forkFrom: { serviceId: STOPPED_SERVICE, strategy: "NOW" } },
+        rule: /service \S+ is PAUSED and this program does not start it; the API forks a running service only \(set paused: false on it\)/,
+        printed: "resource",
       },
     ],
   },

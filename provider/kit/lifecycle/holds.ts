@@ -36,6 +36,7 @@ export class RunHolds {
   private readonly held = new Map<string, Hold[]>();
   private readonly claims = new Map<string, Claim[]>();
   private readonly records = new Map<string, { projectId: string; record: unknown }>();
+  private readonly planned = new Map<string, readonly string[]>();
 
   /**
    * Keeps `record`, of id `id` of kind `kind` in project `projectId`, as this run's own create or
@@ -51,6 +52,23 @@ export class RunHolds {
   recordOf(kind: string, id: string, projectId: string): unknown {
     const kept = this.records.get(`${kind}\u0000${id}`);
     return kept?.projectId === projectId ? kept.record : undefined;
+  }
+
+  /**
+   * Records the API calls (operation ids, in order) this run's diff of `id` of kind `kind` found
+   * its update will make, so that a check of another resource can tell what state the update
+   * leaves it in (a service this run starts or stops). A replacement plans none for the old id.
+   */
+  plan(kind: string, id: string, calls: readonly { op: string }[]): void {
+    this.planned.set(
+      `${kind}\u0000${id}`,
+      calls.map((call) => call.op),
+    );
+  }
+
+  /** The calls {@link plan} recorded for `id` of kind `kind`; empty when its diff planned none. */
+  plannedOf(kind: string, id: string): readonly string[] {
+    return this.planned.get(`${kind}\u0000${id}`) ?? [];
   }
 
   /**

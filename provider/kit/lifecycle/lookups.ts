@@ -42,6 +42,23 @@ export async function existingService(
   return service;
 }
 
+/** The statuses of a service that is stopped or stopping: nothing can be forked from or added to it. */
+const PARKED: readonly string[] = ["PAUSED", "PAUSING"];
+
+/**
+ * Why `service` (as a lookup read it) will not be running when a create of this run needs it (a
+ * fork of it, a read replica set on it), as a sentence to which the caller adds its advice: this
+ * run's update of it stops it, or it is stopped or stopping and no update of this run starts it.
+ * Undefined when it will run. A create's own lookup has no run: it judges the record alone.
+ */
+export function notRunning(from: Pick<LookupFrom, "run">, service: ServiceRecord): string | undefined {
+  const planned = from.run?.plannedOf("service", service.service_id) ?? [];
+  if (planned.includes("stopService"))
+    return `this program stops service ${service.service_id} (paused: true)`;
+  if (!PARKED.includes(service.status) || planned.includes("startService")) return undefined;
+  return `service ${service.service_id} is ${service.status} and this program does not start it`;
+}
+
 /** VPC `vpcId` of project `projectId`, or the sentence saying it does not exist. */
 export async function existingVpc(
   from: LookupFrom,

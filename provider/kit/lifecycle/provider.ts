@@ -288,6 +288,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
           projectId: await resolveProjectId(olds.projectId as string | undefined),
         });
         const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
+        runtime.holds?.()?.plan(spec.kind, id, planned.replace ? [] : planned.calls);
         const notes = [...(planned.notes ?? []), ...(guard.note ? [guard.note] : [])];
         progress(describeChange({ ...planned, notes, afterRefresh }));
       } catch (error) {

@@ -9,15 +9,18 @@ import { DEFAULT_DATABASE_NAME, DEFAULT_USERNAME, postgresUri, targetAt } from "
 import type { CallWords, CheckContext, OpContext, Props, ResourceOps } from "../../kit/spec";
 import { failing, judgeStatus, phaseOf } from "../../kit/lifecycle/statuses";
 import { waitUntil } from "../../kit/lifecycle/wait";
-import { existingService, lookupDue } from "../../kit/lifecycle/lookups";
+import { existingService, lookupDue, notRunning } from "../../kit/lifecycle/lookups";
 import { type ReadReplicaSetInputs, type ReadReplicaSetOutputs } from "./fields";
 import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
+
+/** What a set asks of its service, said wherever a stopped service is refused. */
+const NEEDS_RUNNING = "a read replica set needs a running service (set paused: false on it)";
 
 /** Waits until the service is READY: a set can only be created on a running, settled service. */
 function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
   const { api, ref } = ctx;
   const paused = (service: ServiceRecord) =>
-    `service ${ref.serviceId} is ${service.status}; a read replica set needs a running service (set paused: false)`;
+    `service ${ref.serviceId} is ${service.status}; ${NEEDS_RUNNING}`;
   const gone = (service: ServiceRecord) => `service ${ref.serviceId} is ${service.status}`;
   return waitUntil(
     ctx,
@@ -31,12 +34,17 @@ function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
   );
 }
 
-/** Check-time lookup of the set's service, when `serviceId` is known and changed: it must exist. */
+/**
+ * Check-time lookup of the set's service, when `serviceId` is known and changed: it must exist,
+ * and run once this run's update of it (if any) is done.
+ */
 async function verifyService(ctx: CheckContext, want: ReadReplicaSetInputs, olds: Props) {
   if (!lookupDue(want, olds, ["serviceId"])) return [];
   const service = await existingService(ctx, ctx.projectId, want.serviceId);
-  if (typeof service !== "string") return [];
-  return [{ property: "serviceId", reason: `${service}; give the id of an existing service` }];
+  if (typeof service === "string")
+    return [{ property: "serviceId", reason: `${service}; give the id of an existing service` }];
+  const stopped = notRunning(ctx, service);
+  return stopped ? [{ property: "serviceId", reason: `${stopped}; ${NEEDS_RUNNING}` }] : [];
 }
 
 type Ops = ResourceOps<

@@ -1,6 +1,6 @@
 /**
  * The service a fork copies (`forkFrom`), looked up before anything is created: the API forks
- * only a service that exists and is not being deleted, and the fork keeps its source's type and
+ * only a service that exists, is not being deleted and is not stopped, and the fork keeps its source's type and
  * region, which the fork call does not carry, and a point-in-time fork (PITR) only at a time between
  * the source's creation and now. Read-only: one GET of the source.
  */
@@ -8,7 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { sameServiceType } from "../../client/constants";
 import { isUnknown } from "../../kit/fields/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
-import { existingService, lookupDue, type LookupFrom } from "../../kit/lifecycle/lookups";
+import { existingService, lookupDue, notRunning, type LookupFrom } from "../../kit/lifecycle/lookups";
 import type { ServiceInputs } from "./fields";
 
 /** The property a fork source's problem is reported on. */
@@ -61,6 +61,12 @@ export async function forkSourceProblem(
   const source = await existingService(lookup, fork.projectId ?? projectId, fork.serviceId);
   if (typeof source === "string")
     return { property: SOURCE, reason: `${source}; give the id of an existing service to fork` };
+  const stopped = notRunning(lookup, source);
+  if (stopped)
+    return {
+      property: SOURCE,
+      reason: `${stopped}; the API forks a running service only (set paused: false on it)`,
+    };
   const time = fork.strategy === "PITR" && fork.targetTime;
   const late = time ? forkTimeProblem(time, source.created, now) : undefined;
   if (late) return { property: TIME, reason: late };
