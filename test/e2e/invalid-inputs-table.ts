@@ -352,6 +352,18 @@ export const RUNS: Run[] = [
     ],
   },
   {
+    title: "a service forked from a project the API key cannot reach",
+    kind: "Service",
+    rows: [
+      {
+        property: "forkFrom.projectId",
+        args: { forkFrom: { serviceId: EXISTING_SERVICE, projectId: "proj-away", strategy: "NOW" } },
+        rule: "the API key cannot reach project proj-away (HTTP 403 FORBIDDEN: the API key does not belong to project proj-away); fork from a project the key reaches",
+        printed: "resource",
+      },
+    ],
+  },
+  {
     title: "a VPC's block, region and name",
     kind: "Vpc",
     rows: [

@@ -409,6 +409,21 @@ describe("the records a new resource names by id", () => {
     expect(calls).toEqual([]);
   });
 
+  it("a fork from a project the key cannot reach fails check naming forkFrom.projectId; create says it with no call", async () => {
+    const fork = {
+      ...service,
+      name: "pre-fork-away",
+      forkFrom: { serviceId: sourceId, projectId: "proj-away", strategy: "NOW" },
+    };
+    const reason =
+      "the API key cannot reach project proj-away (HTTP 403 FORBIDDEN: the API key does not belong to project " +
+      "proj-away); fork from a project the key reaches";
+    expect(await failuresOf(fork)).toEqual([`: property forkFrom.projectId ${reason}`]);
+    const { result: error, calls } = await recordCalls(emu, () => errorOf(services.create(fork)));
+    expect(error.message).toBe(`cannot create service pre-fork-away: forkFrom.projectId: ${reason}`);
+    expect(calls).toEqual([]);
+  });
+
   it("an existing fork whose source is gone is not looked up: its source, type and region are unchanged", async () => {
     // As recorded by an import (the source's project, no strategy), and as the program gives it.
     const imported = { ...service, forkFrom: { serviceId: "svcgone123", projectId: project() } };

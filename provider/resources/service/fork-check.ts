@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { sameServiceType } from "../../client/constants";
+import { MdbApiError } from "../../client/errors";
 import { isUnknown } from "../../kit/fields/check";
 import type { CheckContext, OpContext, Props } from "../../kit/spec";
 import { existingService, lookupDue, notRunning, type LookupFrom } from "../../kit/lifecycle/lookups";
@@ -13,6 +14,9 @@ import type { ServiceInputs } from "./fields";
 
 /** The property a fork source's problem is reported on. */
 const SOURCE = "forkFrom.serviceId";
+
+/** The property a problem of the source's project is reported on. */
+const PROJECT = "forkFrom.projectId";
 
 /** The property a point-in-time fork's time problem is reported on. */
 const TIME = "forkFrom.targetTime";
@@ -58,7 +62,16 @@ export async function forkSourceProblem(
 ): Promise<ForkProblem | undefined> {
   const fork = want.forkFrom;
   if (!fork) return undefined;
-  const source = await existingService(lookup, fork.projectId ?? projectId, fork.serviceId);
+  let source: Awaited<ReturnType<typeof existingService>>;
+  try {
+    source = await existingService(lookup, fork.projectId ?? projectId, fork.serviceId);
+  } catch (error) {
+    // A project the key cannot reach is the program's to fix; any other failure is the lookup's.
+    if (!(error instanceof MdbApiError && error.status === 403 && fork.projectId)) throw error;
+    const said = `HTTP 403 ${error.code}: ${error.apiMessage}`;
+    const reason = `the API key cannot reach project ${fork.projectId} (${said}); fork from a project the key reaches`;
+    return { property: PROJECT, reason };
+  }
   if (typeof source === "string")
     return { property: SOURCE, reason: `${source}; give the id of an existing service to fork` };
   const stopped = notRunning(lookup, source);
