@@ -1,8 +1,9 @@
 /**
  * The service a fork copies (`forkFrom`), looked up before anything is created: the API forks
- * only a service that exists, is not being deleted and is not stopped, and the fork keeps its source's type and
- * region, which the fork call does not carry, and a point-in-time fork (PITR) only at a time between
- * the source's creation and now. Read-only: one GET of the source.
+ * only a service that exists, is not being deleted and is not stopped, in a project the key
+ * reaches; the fork keeps its source's type and region, which the fork call does not carry; and a
+ * point-in-time fork (PITR) is made only at a time between the source's creation and now.
+ * Read-only: one GET of the source.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { sameServiceType } from "../../client/constants";
