@@ -8,7 +8,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { CallContext, Runtime } from "../../kit/context";
 import type { DetailedDiffResult } from "../../kit/fields/diff";
-import type { KitProvider } from "../../kit/lifecycle/provider";
+import type { KitProvider } from "../../kit/lifecycle/kit-provider";
 import { PartialFailure } from "../../kit/lifecycle/partial";
 import { echoOnce } from "../../pulumi-contract/error-echo";
 import type { Timeouts } from "../../kit/lifecycle/timeouts";

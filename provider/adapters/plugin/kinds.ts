@@ -5,7 +5,8 @@
  * the ones it serves, before anything else happens.
  */
 import type { Runtime } from "../../kit/context";
-import { type KitProvider, resourceProvider } from "../../kit/lifecycle/provider";
+import type { KitProvider } from "../../kit/lifecycle/kit-provider";
+import { resourceProvider } from "../../kit/lifecycle/provider";
 import { didYouMean } from "../../kit/messages/suggest";
 import { type ResourceSpec, specOf } from "../../kit/spec";
 import { REGISTRY } from "../../resources/registry";
