@@ -42,7 +42,11 @@ export async function existingService(
   return service;
 }
 
-/** The statuses of a service that is stopped or stopping: nothing can be forked from or added to it. */
+/**
+ * The statuses of a service that is stopped or stopping: nothing can be forked from or added to it.
+ * By status, not `isPausedRecord`: a RESUMING service still reads paused there, and its start is
+ * already under way (a replica set's create waits for READY).
+ */
 const PARKED: readonly string[] = ["PAUSED", "PAUSING"];
 
 /**
