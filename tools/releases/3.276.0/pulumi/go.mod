@@ -12,8 +12,8 @@ tool github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 
 // The pin: both at the release of @pulumi/pulumi in package-lock.json.
 require (
-	github.com/pulumi/pulumi/pkg/v3 v3.274.1 // indirect
-	github.com/pulumi/pulumi/sdk/v3 v3.274.1 // indirect
+	github.com/pulumi/pulumi/pkg/v3 v3.276.0 // indirect
+	github.com/pulumi/pulumi/sdk/v3 v3.276.0 // indirect
 )
 
 require (
@@ -163,7 +163,7 @@ require (
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/kballard/go-shellquote v0.0.0-20180428030007-95032a82bc51 // indirect
 	github.com/kevinburke/ssh_config v1.6.0 // indirect
-	github.com/klauspost/compress v1.18.7 // indirect
+	github.com/klauspost/compress v1.20.2 // indirect
 	github.com/kylelemons/godebug v1.1.0 // indirect
 	github.com/lib/pq v1.12.3 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
