@@ -3,7 +3,9 @@
  * process (the engine's `Construct`), which the SDK documents only through its stock provider
  * server (`@pulumi/pulumi/provider`, whose Configure, Diff, Read and timeouts the plugin cannot
  * use). The plugin does what that server's construct does, with the same SDK pieces:
- * - `runtime/state`'s `withLocalStorage`: a fresh store of the SDK's global state per construct;
+ * - `runtime/state`'s `withLocalStorage`: a fresh store of the SDK's global state per construct
+ *   (from 3.202.0; before it, which the peer range still admits, the stock server ran its
+ *   construct in `asyncLocalStorage.run(new LocalStore(), ...)`, which is what it wraps);
  * - `runtime/settings`' `resetOptions` (project, stack, parallelism, engine and monitor addresses,
  *   dry run, organization), `awaitFeatureSupport` and `waitForRPCs`;
  * - `runtime/config`'s `setAllConfig` (the stack's config and which keys are secret);
@@ -57,12 +59,19 @@ interface SdkPieces {
   ): Promise<[Record<string, unknown>, Map<string, Set<pulumi.Resource>>]>;
 }
 
+/** What `runtime/state` exported before `withLocalStorage` (3.200.0 and 3.201.0). */
+interface OlderState {
+  asyncLocalStorage: { run<T>(store: unknown, fn: () => Promise<T>): Promise<T> };
+  LocalStore: new () => unknown;
+}
+
 let pieces: SdkPieces | undefined;
 
 /** The SDK's pieces, loaded on first use (only a construct needs them). */
 export function sdkPieces(): SdkPieces {
   if (pieces) return pieces;
-  const state = require("@pulumi/pulumi/runtime/state") as Pick<SdkPieces, "withLocalStorage">;
+  const state = require("@pulumi/pulumi/runtime/state") as Partial<Pick<SdkPieces, "withLocalStorage">> &
+    OlderState;
   const settings = require("@pulumi/pulumi/runtime/settings") as Pick<
     SdkPieces,
     "resetOptions" | "awaitFeatureSupport" | "waitForRPCs"
@@ -71,7 +80,8 @@ export function sdkPieces(): SdkPieces {
   const server = require("@pulumi/pulumi/provider/server") as Pick<SdkPieces, "deserializeInputs">;
   const rpc = require("@pulumi/pulumi/runtime/rpc") as Pick<SdkPieces, "serializeResourceProperties">;
   pieces = {
-    withLocalStorage: state.withLocalStorage,
+    withLocalStorage:
+      state.withLocalStorage ?? ((fn) => state.asyncLocalStorage.run(new state.LocalStore(), fn)),
     resetOptions: settings.resetOptions,
     awaitFeatureSupport: settings.awaitFeatureSupport,
     waitForRPCs: settings.waitForRPCs,

@@ -319,11 +319,25 @@ describe("construct-runtime.ts: the SDK pieces a provider builds a component in 
       expect(typeof pieces[name]).toBe("function");
   });
 
+  it("a construct's store is the SDK's own: what getStore() reads inside it is a fresh LocalStore", async () => {
+    const state = require("@pulumi/pulumi/runtime/state") as {
+      getLocalStore(): unknown;
+      LocalStore: new () => object;
+    };
+    const outside = state.getLocalStore();
+    const inside = await sdkPieces().withLocalStorage(async () => state.getLocalStore());
+    expect(inside).toBeInstanceOf(state.LocalStore);
+    expect(inside).not.toBe(outside);
+  });
+
   it("the stock provider server's construct uses the same pieces, in the same order", () => {
     const server = fs.readFileSync(path.join(pulumiRoot, "provider", "server.js"), "utf8");
     const construct = server.slice(server.indexOf("async construct("), server.indexOf("async call("));
+    // Before 3.202.0 the server made the store itself, as our fallback does.
+    const store = construct.includes("withLocalStorage") ? "withLocalStorage" : "asyncLocalStorage.run(store";
+    if (store !== "withLocalStorage") expect(construct).toContain("new localState.LocalStore()");
     const order = [
-      "withLocalStorage",
+      store,
       "configureRuntime",
       "deserializeInputs",
       "serializeResourceProperties",
