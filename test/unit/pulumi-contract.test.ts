@@ -319,7 +319,7 @@ describe("construct-runtime.ts: the SDK pieces a provider builds a component in 
       expect(typeof pieces[name]).toBe("function");
   });
 
-  it("a construct's store is the SDK's own: what getStore() reads inside it is a fresh LocalStore", async () => {
+  it("a construct's store is the SDK's own: what getLocalStore() reads inside it is a fresh LocalStore", async () => {
     const state = require("@pulumi/pulumi/runtime/state") as {
       getLocalStore(): unknown;
       LocalStore: new () => object;
