@@ -20,6 +20,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import { Walk } from "./fault-matrix-harness";
 import {
   type CellResult,
   FAILURES,
@@ -28,10 +29,8 @@ import {
   type FollowUp,
   LIFE,
   type Spec,
-  Walk,
-  details,
-  table,
-} from "./fault-matrix-harness";
+} from "./fault-matrix-life";
+import { details, table } from "./fault-matrix-report";
 import type { Face } from "./workspace";
 
 /** True for the whole matrix (`npm run test:faults`), false for the cover (`npm test`). */

@@ -10,7 +10,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { CHECKPOINT_CUT } from "./fault-matrix-harness";
+import { CHECKPOINT_CUT } from "./fault-matrix-life";
 import type { LoggedCall } from "./workspace";
 import {
   Summary,

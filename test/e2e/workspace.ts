@@ -179,7 +179,8 @@ export class EmulatorProcess {
 
   /** Stops the process with `signal` (SIGTERM by default); resolves with its exit code. */
   async stop(signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
-    if (this.child.exitCode !== null) return this.child.exitCode;
+    // Already ended (a signal ends it with no exit code): no second "exit" to wait for.
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
     const exited = new Promise<number | null>((resolve) => this.child.once("exit", (code) => resolve(code)));
     this.child.kill(signal);
     return exited;

@@ -1,6 +1,7 @@
-// The program of the fault matrix (test/e2e/fault-matrix-harness.ts): every resource kind, as
-// `spec.json` beside this file declares them, so a test walks a life by rewriting that file
-// between runs. Plain JavaScript, so a run starts without compiling anything.
+// The program of the fault matrix (test/e2e/fault-matrix-harness.ts walks it; what it declares
+// is `Spec` in test/e2e/fault-matrix-life.ts): every resource kind, as `spec.json` beside this
+// file declares them, so a test walks a life by rewriting that file between runs. Plain
+// JavaScript, so a run starts without compiling anything.
 "use strict";
 const fs = require("fs");
 const path = require("path");
