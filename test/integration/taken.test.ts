@@ -54,6 +54,10 @@ function newRun() {
     async create(kind: ResourceKind, name: string, news: Props) {
       return (await of(kind)).create(given(name, news));
     },
+    /** diff of resource `name`, of id `id` and state `olds`, against `news`. */
+    async diff(kind: ResourceKind, name: string, id: string, olds: Props, news: Props) {
+      return (await of(kind)).diff(id, olds, given(name, news));
+    },
   };
 }
 
@@ -144,6 +148,33 @@ describe("services", () => {
         `${second}. Import the one to keep with the resource option { import: "${existing}" } (or another of ` +
         "them), and delete the others",
     );
+  });
+
+  it("Pulumi's replacement of a service whose name stays (replaceOnChanges, --replace) deletes the old one first, and its check passes", async () => {
+    const run = newRun();
+    const ledger = { ...service, name: "ledger" };
+    const made = await run.create("service", "db", ledger);
+    // An in-place change: the engine reads deleteBeforeReplace only if it replaces the service
+    // anyway, and a new "ledger" could not be made beside the old one.
+    const moved = await run.diff("service", "db", made.id, made.outs, { ...ledger, environment: "PROD" });
+    expect(moved).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: true });
+    const same = await run.diff("service", "db", made.id, made.outs, ledger);
+    expect(same).toMatchObject({ changes: false, deleteBeforeReplace: true });
+    // A new name: the new service can be made first, as Pulumi does by default.
+    const renamed = await run.diff("service", "db", made.id, made.outs, { ...ledger, name: "ledger-2" });
+    expect(renamed).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    // The kit's own replacement keeps its order (the region is part of the identity).
+    const moving = await run.diff("service", "db", made.id, made.outs, {
+      ...ledger,
+      regionCode: "eu-west-1",
+    });
+    expect(moving).toMatchObject({ replaces: ["regionCode"], deleteBeforeReplace: false });
+    // The engine checks the replacement as a new resource: the record of the name is its own old one.
+    expect(await run.failures("service", "db", { ...ledger, environment: "PROD" })).toEqual([]);
+    // In another run (no diff of it held the record), a resource of that name is still refused.
+    expect(await newRun().failures("service", "other", ledger)).toEqual([
+      expect.stringMatching(/^name: a service named "ledger" \(POSTGRES, us-east-1\) already exists/),
+    ]);
   });
 
   it("a list the API does not answer finds nothing wrong, says so, and is asked again", async () => {

@@ -34,7 +34,7 @@ import { keptSettings } from "../fields/settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
 import { callOperation, runSteps } from "./steps";
 import { deadlineOf, limitOf } from "./timeouts";
-import { takenFailure } from "./taken";
+import { replacedInPlaceOfItself, takenFailure } from "./taken";
 import { twinFailure } from "./twins";
 import type { CheckResult, KitProvider } from "./kit-provider";
 
@@ -191,7 +191,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         // Only a new resource's name can be taken (taken.ts): an update's check builds nothing for it.
         const asks = found.length === 0 && !call.importing && Object.keys(olds).length === 0;
         const request = asks ? await createRequest(want, checked.inputs, call) : undefined;
-        const taken = request && (await takenFailure(at.holds, ops.create, request, olds, spec.id));
+        const self = { ...spec.id, kind: spec.kind, name: call.name };
+        const taken = request && (await takenFailure(at.holds, ops.create, request, olds, self));
         if (taken) found.push(taken);
         return withAbsent({ inputs: checked.inputs, failures: withoutPrintedValues(found, facts) });
       } catch (error) {
@@ -209,7 +210,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       // I2: a resource of the program keeps its record, even when another resource of the stack,
       // dropped from the program, has the same id (imported twice).
       hold(id, "managed", call);
-      const diff = diffResource(spec, olds, news);
+      const diff = replacedInPlaceOfItself(ops.create, olds, news, diffResource(spec, olds, news));
       const name = call.name ?? String(olds.name ?? id);
       const progress = call.log;
       for (const warning of unknownWordWarnings(name, diff.unknownWords ?? [], olds, news)) progress(warning);

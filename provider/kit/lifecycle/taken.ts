@@ -11,6 +11,7 @@ import type { CreatePolicy, Props } from "../spec";
 import { refusalOf } from "./adopt-existing";
 import { type CreateRequest, adoptionCase, liveMatches } from "./create";
 import type { RunHolds } from "./holds";
+import type { DetailedDiffResult } from "../fields/diff";
 
 /** The lists a run's checks read, per collection: one call each, however many resources ask. */
 const runLists = new WeakMap<RunHolds, Map<string, Promise<unknown[]>>>();
@@ -42,7 +43,7 @@ export async function takenFailure<I, R, P extends string>(
   policy: CreatePolicy<I, R, P> | undefined,
   request: CreateRequest<I, R, P>,
   olds: Props,
-  shape: IdShape<P>,
+  shape: IdShape<P> & { kind: string; name: string | undefined },
 ): Promise<CheckFailure | undefined> {
   const { ctx, want } = request;
   const key = policy?.key;
@@ -56,8 +57,37 @@ export async function takenFailure<I, R, P extends string>(
   const records = await listOnce(holds, JSON.stringify(["taken", policy.identity, ctx.ref]), () =>
     policy.list(ctx, want),
   );
-  const found = liveMatches(policy, records, want);
+  // The record this resource's own diff held in this run is its old half, which Pulumi is
+  // replacing (a replaceOnChanges option, `--replace`): the replacement deletes it first
+  // (replacedInPlaceOfItself), so it takes nothing from the new one.
+  const own = (record: R) =>
+    holds
+      .holdsOf(shape.kind, request.importId(record))
+      .some((h) => h.how === "managed" && h.by !== undefined && h.by === shape.name);
+  const found = liveMatches(policy, records, want).filter((record) => !own(record));
   if (found.length === 0) return undefined;
   const reason = refusalOf(adoptionCase(policy, request, found));
   return reason === undefined ? undefined : { property: key.property, reason };
+}
+
+/**
+ * `diff` with `deleteBeforeReplace` set when the kit found no reason to replace the resource and
+ * its identity's own input (`policy.key.property`: a name) stays: a replacement would then be
+ * Pulumi's (a replaceOnChanges option, `pulumi up --replace`), and its new record could not be
+ * made beside the old one, whose identity it has (a create finds the old record and refuses it, or
+ * takes it back, which is no replacement). So the old one goes first, as the program asked: its
+ * delete (deletion protection, a final fork) runs before the create. The engine reads the flag
+ * only when it replaces, and a `deleteBeforeReplace` resource option overrides it.
+ */
+export function replacedInPlaceOfItself<I, R, P extends string>(
+  policy: CreatePolicy<I, R, P> | undefined,
+  olds: Props,
+  news: Props,
+  diff: DetailedDiffResult,
+): DetailedDiffResult {
+  const property = policy?.key?.property;
+  if (!property || diff.deleteBeforeReplace || diff.replaces.length > 0) return diff;
+  const kept =
+    olds[property] !== undefined && !isUnknown(news[property]) && news[property] === olds[property];
+  return kept ? { ...diff, deleteBeforeReplace: true } : diff;
 }
