@@ -76,6 +76,12 @@ describe("through the native plugin", () => {
     await ws.config("environment", "PROD");
     const steps = await ws.preview();
     expect(steps.get("db")).toMatchObject({ op: "replace", replaceReasons: ["environment"] });
+    // Under the in-place call its diff found, the line says what up does instead.
+    const { stdout } = await ws.pulumi(["preview"]);
+    expect(stdout).toContain("[mdb] db: setServiceEnvironment DEV → PROD (no restart)");
+    expect(stdout).toMatch(
+      /\[mdb\] db: replace \(by Pulumi, as the replaceOnChanges resource option asks, instead of the calls above\): forkService .*, deleteService of the old service first, then createService ledger 1000m\/4GB\n/,
+    );
     await emulator.clearCalls();
     await ws.up();
     await replacedInTurn(before, "PROD");

@@ -150,7 +150,7 @@ describe("services", () => {
     );
   });
 
-  it("Pulumi's replacement of a service whose name stays (replaceOnChanges, --replace) deletes the old one first, and its check passes", async () => {
+  it("Pulumi's replacement of a service whose name stays (replaceOnChanges) deletes the old one first, passes its check, and the preview says so", async () => {
     const run = newRun();
     const ledger = { ...service, name: "ledger" };
     const made = await run.create("service", "db", ledger);
@@ -169,8 +169,16 @@ describe("services", () => {
       regionCode: "eu-west-1",
     });
     expect(moving).toMatchObject({ replaces: ["regionCode"], deleteBeforeReplace: false });
-    // The engine checks the replacement as a new resource: the record of the name is its own old one.
+    // The engine checks the replacement as a new resource: the record of the name is its own old one,
+    // and the preview says what up does instead of the in-place call the diff listed.
+    lines.length = 0;
+    await run.diff("service", "db", made.id, made.outs, { ...ledger, environment: "PROD" });
     expect(await run.failures("service", "db", { ...ledger, environment: "PROD" })).toEqual([]);
+    expect(lines).toEqual([
+      "db: setServiceEnvironment DEV → PROD (no restart)",
+      "db: replace (by Pulumi, as the replaceOnChanges resource option asks, instead of the calls above): " +
+        "deleteService of the old service first, then createService ledger 1000m/4GB",
+    ]);
     // In another run (no diff of it held the record), a resource of that name is still refused.
     expect(await newRun().failures("service", "other", ledger)).toEqual([
       expect.stringMatching(/^name: a service named "ledger" \(POSTGRES, us-east-1\) already exists/),

@@ -31,8 +31,17 @@ export interface Claim {
   creating: boolean;
 }
 
+/** What a resource's diff found when it planned no replacement of its own (see {@link RunHolds.noteInPlace}). */
+export interface InPlaceDiff {
+  /** The resource's state, as the diff read it. */
+  olds: Record<string, unknown>;
+  /** The diff answered `deleteBeforeReplace`: a replacement Pulumi makes deletes the old one first. */
+  deleteFirst: boolean;
+}
+
 /** The ids held in one run, per resource kind, and the identities its resources claim. */
 export class RunHolds {
+  private readonly inPlace = new Map<string, InPlaceDiff>();
   private readonly held = new Map<string, Hold[]>();
   private readonly claims = new Map<string, Claim[]>();
   private readonly records = new Map<string, { projectId: string; record: unknown }>();
@@ -64,6 +73,20 @@ export class RunHolds {
       `${kind}\u0000${id}`,
       calls.map((call) => call.op),
     );
+  }
+
+  /**
+   * Records that this run's diff of resource `name` of kind `kind` found changes it makes in place.
+   * Should the engine check it again as a new resource (its olds empty), Pulumi is replacing it
+   * of its own accord (a replaceOnChanges option), and the preview says so.
+   */
+  noteInPlace(kind: string, name: string, diff: InPlaceDiff): void {
+    this.inPlace.set(`${kind}\u0000${name}`, diff);
+  }
+
+  /** What {@link noteInPlace} recorded of resource `name` of kind `kind`, if anything. */
+  inPlaceOf(kind: string, name: string): InPlaceDiff | undefined {
+    return this.inPlace.get(`${kind}\u0000${name}`);
   }
 
   /** The calls {@link plan} recorded for `id` of kind `kind`; empty when its diff planned none. */

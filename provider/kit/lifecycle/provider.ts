@@ -14,7 +14,7 @@ import { adoptImported } from "./adopt";
 import { checkInputs, withoutPrintedValues } from "../fields/check";
 import { createOnce } from "./create";
 import { deleteAndWaitGone } from "./delete";
-import type { HoldKind } from "./holds";
+import type { HoldKind, InPlaceDiff } from "./holds";
 import { diffResource, inProgramWords as inWords } from "../fields/diff";
 import { PROJECT_INPUT, acceptedCalls, isAutoNamed, stateOf } from "../hidden";
 import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fields/field-table";
@@ -24,7 +24,7 @@ import { parseInputs } from "../messages/input-errors";
 import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
 import { callText, describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
-import { previewCalls, settlingOnly } from "../preview/calls";
+import { previewCalls, pulumiReplacement, settlingOnly } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
 import { withDeleteAdvice, withPartialState } from "./partial";
 import { cancellable, refuseIfCancelled } from "./cancel";
@@ -163,6 +163,17 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     return (await runSteps(run, steps, memory)) ?? mustFind(ctx);
   }
 
+  /** Says what `up` does when Pulumi replaces resource `name`, whose diff found in-place changes. */
+  const sayReplaced = async (name: string, diffed: InPlaceDiff, news: Props, call: CallContext) => {
+    const olds = diffed.olds;
+    const lookups = async () => ({
+      api: runtime.session().api,
+      projectId: await resolveProjectId(olds.projectId as string | undefined),
+    });
+    const facts = { name, olds, news, parse, lookups, deleteFirst: diffed.deleteFirst };
+    call.log(describeChange(await pulumiReplacement(spec, ops, facts)));
+  };
+
   const provider: KitProvider = {
     configure(config) {
       runtime.configure(config);
@@ -194,6 +205,10 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         const self = { ...spec.id, kind: spec.kind, name: call.name };
         const taken = request && (await takenFailure(at.holds, ops.create, request, olds, self));
         if (taken) found.push(taken);
+        const replaced = asks && call.name ? at.holds?.inPlaceOf(spec.kind, call.name) : undefined;
+        // A line that cannot be put in words never fails the check.
+        if (replaced && found.length === 0)
+          await sayReplaced(call.name as string, replaced, checked.inputs, call).catch(() => undefined);
         return withAbsent({ inputs: checked.inputs, failures: withoutPrintedValues(found, facts) });
       } catch (error) {
         // A lookup that could not be made finds nothing wrong: create looks again before acting.
@@ -239,6 +254,10 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         });
         const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
         runtime.holds?.()?.plan(spec.kind, id, planned.replace ? [] : planned.calls);
+        if (!planned.replace && call.name)
+          runtime
+            .holds?.()
+            ?.noteInPlace(spec.kind, call.name, { olds, deleteFirst: diff.deleteBeforeReplace });
         const notes = [...(planned.notes ?? []), ...(guard.note ? [guard.note] : [])];
         progress(describeChange({ ...planned, notes, afterRefresh }));
       } catch (error) {

@@ -26,6 +26,8 @@ export interface PreviewFacts {
   parse(raw: Props): unknown;
   /** Read-only access to the API for {@link CallWords.created}, made only when one asks. */
   lookups(): Promise<CheckContext>;
+  /** Why it is replaced, when not for the inputs `diff.replaces` names (Pulumi's own replacement). */
+  reasons?: string[];
 }
 
 /**
@@ -35,7 +37,7 @@ export interface PreviewFacts {
 export async function previewCalls<I, O, R, P extends string>(
   spec: ResourceSpec<P>,
   ops: ResourceOps<I, O, R, P>,
-  { name, olds, news, diff, parse, lookups }: PreviewFacts,
+  { name, olds, news, diff, parse, lookups, reasons: given }: PreviewFacts,
 ): Promise<ChangeDescription> {
   const secret = new Set(spec.secretOutputs);
   const changed = Object.keys(diff.detailedDiff).filter((p) => p in spec.diffRules);
@@ -52,11 +54,13 @@ export async function previewCalls<I, O, R, P extends string>(
   };
 
   if (diff.replaces.length > 0) {
-    const reasons = diff.replaces.map((p) =>
-      p in spec.diffRules
-        ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
-        : `the API reports it ${String(olds[p])}`,
-    );
+    const reasons =
+      given ??
+      diff.replaces.map((p) =>
+        p in spec.diffRules
+          ? `${p} ${change(olds[p], news[p], secret.has(p))}: ${spec.diffRules[p].why ?? "cannot change in place"}`
+          : `the API reports it ${String(olds[p])}`,
+      );
     const fresh = ops.calls.created
       ? await ops.calls.created(want, lookups)
       : (createdOutputs(spec.def, want as never) as unknown as O);
@@ -111,4 +115,26 @@ export function settlingOnly<P extends string>(
   const notes = earlierCallNotes(olds, []);
   if (notes.length === 0) return undefined;
   return { name, label: spec.label, runs, calls: [], recorded: [], pending: [], notes };
+}
+
+/**
+ * The description of a replacement Pulumi makes of its own accord (a replaceOnChanges resource
+ * option) of a resource whose diff found only changes it makes in place: the engine checks it
+ * again as a new resource, and the line says what `up` will do instead of the calls the diff
+ * listed. `deleteFirst`: the diff answered deleteBeforeReplace.
+ */
+export function pulumiReplacement<I, O, R, P extends string>(
+  spec: ResourceSpec<P>,
+  ops: ResourceOps<I, O, R, P>,
+  facts: Omit<PreviewFacts, "diff" | "reasons"> & { deleteFirst: boolean },
+): Promise<ChangeDescription> {
+  const diff: DetailedDiffResult = {
+    changes: true,
+    replaces: ["id"],
+    stables: [],
+    detailedDiff: {},
+    deleteBeforeReplace: facts.deleteFirst,
+  };
+  const reasons = ["by Pulumi, as the replaceOnChanges resource option asks, instead of the calls above"];
+  return previewCalls(spec, ops, { ...facts, diff, reasons });
 }
