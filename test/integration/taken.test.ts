@@ -159,7 +159,8 @@ describe("services", () => {
     const moved = await run.diff("service", "db", made.id, made.outs, { ...ledger, environment: "PROD" });
     expect(moved).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: true });
     const same = await run.diff("service", "db", made.id, made.outs, ledger);
-    expect(same).toMatchObject({ changes: false, deleteBeforeReplace: true });
+    // No change: nothing for the engine to replace, and the diff answers as it always did.
+    expect(same).toMatchObject({ changes: false, deleteBeforeReplace: false });
     // A new name: the new service can be made first, as Pulumi does by default.
     const renamed = await run.diff("service", "db", made.id, made.outs, { ...ledger, name: "ledger-2" });
     expect(renamed).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });

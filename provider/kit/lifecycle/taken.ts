@@ -86,7 +86,8 @@ export function replacedInPlaceOfItself<I, R, P extends string>(
   diff: DetailedDiffResult,
 ): DetailedDiffResult {
   const property = policy?.key?.property;
-  if (!property || diff.deleteBeforeReplace || diff.replaces.length > 0) return diff;
+  // With no change the engine never replaces for an option (replaceOnChanges acts on changes).
+  if (!property || !diff.changes || diff.deleteBeforeReplace || diff.replaces.length > 0) return diff;
   const kept =
     olds[property] !== undefined && !isUnknown(news[property]) && news[property] === olds[property];
   return kept ? { ...diff, deleteBeforeReplace: true } : diff;
