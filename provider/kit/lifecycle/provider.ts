@@ -163,14 +163,16 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     return (await runSteps(run, steps, memory)) ?? mustFind(ctx);
   }
 
+  /** Read-only access to the API in the project of the state `olds`, for a preview's words. */
+  const lookupsOf = (olds: Props) => async () => ({
+    api: runtime.session().api,
+    projectId: await resolveProjectId(olds.projectId as string | undefined),
+  });
+
   /** Says what `up` does when Pulumi replaces resource `name`, whose diff found in-place changes. */
   const sayReplaced = async (name: string, diffed: InPlaceDiff, news: Props, call: CallContext) => {
-    const olds = diffed.olds;
-    const lookups = async () => ({
-      api: runtime.session().api,
-      projectId: await resolveProjectId(olds.projectId as string | undefined),
-    });
-    const facts = { name, olds, news, parse, lookups, deleteFirst: diffed.deleteFirst };
+    const { olds, deleteFirst } = diffed;
+    const facts = { name, olds, news, parse, lookups: lookupsOf(olds), deleteFirst };
     call.log(describeChange(await pulumiReplacement(spec, ops, facts)));
   };
 
@@ -248,10 +250,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       if (settling) progress(describeChange(settling));
       if (!diff.changes) return diff;
       try {
-        const lookups = async () => ({
-          api: runtime.session().api,
-          projectId: await resolveProjectId(olds.projectId as string | undefined),
-        });
+        const lookups = lookupsOf(olds);
         const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
         runtime.holds?.()?.plan(spec.kind, id, planned.replace ? [] : planned.calls);
         if (!planned.replace && call.name)
