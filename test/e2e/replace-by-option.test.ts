@@ -6,6 +6,8 @@
  * under the same name, since the two could not exist side by side. Through the native plugin
  * `mdb` (the program on its generated SDK): Pulumi's dynamic provider host does not pass a diff's
  * changed properties to the engine, so the option cannot act on the dynamic classes.
+ * `pulumi up --replace` of the same service, which Pulumi checks as a new resource with no diff,
+ * is refused at preview with the two steps that do make it again, and those steps are followed.
  */
 import * as path from "path";
 import { EmulatorProcess, type Face, Workspace } from "./workspace";
@@ -85,5 +87,39 @@ describe("through the native plugin", () => {
     await emulator.clearCalls();
     await ws.up();
     await replacedInTurn(before, "PROD");
+  });
+
+  it("pulumi up --replace of it is refused at preview with the two steps that make it again, which work", async () => {
+    const { serviceId: before } = (await ws.outputs()) as Record<string, string>;
+    const state = JSON.parse(await ws.exportState()) as {
+      deployment: { resources: { urn: string; type: string }[] };
+    };
+    const urn = state.deployment.resources.find((r) => r.type === "mdb:index:Service")?.urn as string;
+    await emulator.clearCalls();
+    // Pulumi checks a targeted replacement as a new resource and asks the provider nothing more.
+    const refused = await ws.pulumi(["preview", "--replace", urn], { allowFailure: true });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toContain(`a service named "ledger" (POSTGRES, us-east-1) already exists`);
+    expect(refused.stdout).toContain(
+      "If that record is this resource's own (`pulumi up --replace`, or a resource `pulumi state taint` marked",
+    );
+    expect(refused.stdout).toContain(
+      "make it again in two steps: `pulumi destroy --target <its URN>`, then `pulumi up`",
+    );
+    expect(await emulator.calls()).toEqual([]);
+    // The two steps, as a person follows them: the old service goes (its final fork kept), then a new one.
+    await ws.pulumi(["destroy", "--target", urn, "--yes", "--skip-preview"]);
+    await ws.up();
+    expect(await emulator.calls()).toEqual([
+      "POST /services/{id}/forkService",
+      "DELETE /services/{id}",
+      "POST /services",
+    ]);
+    const { serviceId: after } = (await ws.outputs()) as Record<string, string>;
+    const { own, forks } = await services(before);
+    expect(own).toEqual([expect.objectContaining({ service_id: after, name: "ledger", status: "READY" })]);
+    expect(after).not.toBe(before);
+    expect(forks).toHaveLength(1);
+    expect(await ws.changeSummary()).toEqual({ same: 2 });
   });
 });

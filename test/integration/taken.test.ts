@@ -105,7 +105,12 @@ describe("services", () => {
     const refusal =
       `a service named "orders" (POSTGRES, us-east-1) already exists in project ${emu.credentials.projectId} ` +
       `with id ${existing}. Adopt it with the resource option { import: "${existing}" }, or choose another name. ${SWITCH}`;
-    expect(await newRun().failures("service", "db", service)).toEqual([`name: ${refusal}`]);
+    // The check cannot tell a new resource from `pulumi up --replace` of the record's own, and says what works then.
+    const replaced =
+      "If that record is this resource's own (`pulumi up --replace`, or a resource `pulumi state taint` marked: " +
+      "Pulumi replaces it without asking the provider, and the new record cannot be made beside the old one), " +
+      "make it again in two steps: `pulumi destroy --target <its URN>`, then `pulumi up`";
+    expect(await newRun().failures("service", "db", service)).toEqual([`name: ${refusal}. ${replaced}`]);
     // The create, should a record appear after the check, refuses it the same way.
     expect((await errorOf(newRun().create("service", "db", service))).message).toBe(refusal);
   });

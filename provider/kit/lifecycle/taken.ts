@@ -67,8 +67,19 @@ export async function takenFailure<I, R, P extends string>(
   const found = liveMatches(policy, records, want).filter((record) => !own(record));
   if (found.length === 0) return undefined;
   const reason = refusalOf(adoptionCase(policy, request, found));
-  return reason === undefined ? undefined : { property: key.property, reason };
+  if (reason === undefined) return undefined;
+  return { property: key.property, reason: found.length === 1 ? `${reason}. ${OWN_RECORD}` : reason };
 }
+
+/**
+ * What a check that finds one record adds for the case it cannot tell apart from a new resource:
+ * `pulumi up --replace` or a tainted resource, which Pulumi checks as new (no old inputs) and
+ * replaces without asking the provider, making the new record before deleting the old.
+ */
+const OWN_RECORD =
+  "If that record is this resource's own (`pulumi up --replace`, or a resource `pulumi state taint` " +
+  "marked: Pulumi replaces it without asking the provider, and the new record cannot be made beside " +
+  "the old one), make it again in two steps: `pulumi destroy --target <its URN>`, then `pulumi up`";
 
 /**
  * `diff` with `deleteBeforeReplace` set when the kit found no reason to replace the resource and
