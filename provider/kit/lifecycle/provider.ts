@@ -252,11 +252,10 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       try {
         const lookups = lookupsOf(olds);
         const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
-        runtime.holds?.()?.plan(spec.kind, id, planned.replace ? [] : planned.calls);
+        const holds = runtime.holds?.();
+        holds?.plan(spec.kind, id, planned.replace ? [] : planned.calls);
         if (!planned.replace && call.name)
-          runtime
-            .holds?.()
-            ?.noteInPlace(spec.kind, call.name, { olds, deleteFirst: diff.deleteBeforeReplace });
+          holds?.noteInPlace(spec.kind, call.name, { olds, deleteFirst: diff.deleteBeforeReplace });
         const notes = [...(planned.notes ?? []), ...(guard.note ? [guard.note] : [])];
         progress(describeChange({ ...planned, notes, afterRefresh }));
       } catch (error) {

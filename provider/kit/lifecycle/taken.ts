@@ -58,8 +58,8 @@ export async function takenFailure<I, R, P extends string>(
     policy.list(ctx, want),
   );
   // The record this resource's own diff held in this run is its old half, which Pulumi is
-  // replacing (a replaceOnChanges option, `--replace`): the replacement deletes it first
-  // (replacedInPlaceOfItself), so it takes nothing from the new one.
+  // replacing (a replaceOnChanges option; `--replace` runs no diff, see OWN_RECORD): the
+  // replacement deletes it first (replacedInPlaceOfItself), so it takes nothing from the new one.
   const own = (record: R) =>
     holds
       .holdsOf(shape.kind, request.importId(record))
@@ -84,9 +84,9 @@ const OWN_RECORD =
 /**
  * `diff` with `deleteBeforeReplace` set when the kit found no reason to replace the resource and
  * its identity's own input (`policy.key.property`: a name) stays: a replacement would then be
- * Pulumi's (a replaceOnChanges option, `pulumi up --replace`), and its new record could not be
- * made beside the old one, whose identity it has (a create finds the old record and refuses it, or
- * takes it back, which is no replacement). So the old one goes first, as the program asked: its
+ * Pulumi's (a replaceOnChanges option; `pulumi up --replace` asks for no diff), and its new record
+ * could not be made beside the old one, whose identity it has (a create finds the old record and
+ * refuses it, or takes it back, which is no replacement). So the old one goes first, as the program asked: its
  * delete (deletion protection, a final fork) runs before the create. The engine reads the flag
  * only when it replaces, and a `deleteBeforeReplace` resource option overrides it.
  */
