@@ -16,6 +16,7 @@ import {
 import { describeIssues } from "../../api/requests";
 import { MdbRequestError } from "./errors";
 import { HttpClient, type HttpClientOptions } from "./http";
+import type { RetryReport } from "./http-options";
 import type { AnswerOf, CallArgs, OperationMethods } from "./signatures";
 import { isRecord, missingFields, onTheWire, wireRuleOf } from "./wire";
 
@@ -34,6 +35,8 @@ class ApiClient {
   readonly http: HttpClient;
   /** The cancellation every call of this client carries (see {@link ApiClient.withSignal}). */
   readonly signal?: AbortSignal;
+  /** Hears the retries of this client's calls (see {@link ApiClient.withSignal}); unset: the transport's own listener. */
+  readonly report?: RetryReport;
 
   constructor(options: HttpClientOptions | HttpClient) {
     this.http = options instanceof HttpClient ? options : new HttpClient(options);
@@ -43,10 +46,14 @@ class ApiClient {
    * This client with every call held to `signal` (a run's cancellation, `RequestSpec.signal`):
    * once it aborts, nothing more is sent, a GET in flight is cut off, and a change in flight is let
    * finish so that its answer is read. The view shares this client's transport, and any method a
-   * test stubbed on it. Without `signal`: calls that cannot be cancelled.
+   * test stubbed on it. Without `signal`: calls that cannot be cancelled. With `report`, the
+   * retries of its calls, and the answers that end them, are told to it (progress under the
+   * resource that made the call); without, this client's stays.
    */
-  withSignal(signal?: AbortSignal): MdbApi {
-    return Object.create(this, { signal: { value: signal, enumerable: true } }) as MdbApi;
+  withSignal(signal?: AbortSignal, report?: RetryReport): MdbApi {
+    const view: PropertyDescriptorMap = { signal: { value: signal, enumerable: true } };
+    if (report) view.report = { value: report, enumerable: true };
+    return Object.create(this, view) as MdbApi;
   }
 
   /**
@@ -57,11 +64,11 @@ class ApiClient {
    * Where the rule names a read-back and the answer is not the record, the record is read.
    */
   async call<Id extends OperationId>(id: Id, ...args: CallArgs<Id>): Promise<AnswerOf<Id>> {
-    const answer = await send(this.http, id, args, this.signal);
+    const answer = await send(this.http, id, args, this);
     const readBack = wireRuleOf(id).readBack;
     if (readBack === undefined || isRecord(answer)) return answer as AnswerOf<Id>;
     const values = args.slice(0, OPERATIONS[id].params.length) as CallArgs<typeof readBack>;
-    return (await send(this.http, readBack, values, this.signal)) as AnswerOf<Id>;
+    return (await send(this.http, readBack, values, this)) as AnswerOf<Id>;
   }
 }
 
@@ -76,14 +83,14 @@ function queryString(query: Record<string, unknown>): string {
 }
 
 /**
- * Sends operation `id` once (with the client's retries) over `http`, held to `signal`: its answer
- * as the API gave it.
+ * Sends operation `id` once (with the client's retries) over `http`, held to the view's `signal`
+ * and its retries told to its `report`: its answer as the API gave it.
  */
 function send<Id extends OperationId>(
   http: HttpClient,
   id: Id,
   args: CallArgs<Id>,
-  signal: AbortSignal | undefined,
+  { signal, report }: Pick<ApiClient, "signal" | "report">,
 ): Promise<ResponseOf<Id>> {
   const op = OPERATIONS[id];
   const values = args.slice(0, op.params.length) as string[];
@@ -117,6 +124,7 @@ function send<Id extends OperationId>(
       resourceId: named.at(-1),
       secrets: secrets as string[],
       signal,
+      report,
     },
     responseSchema(id, "lenient"),
   ) as Promise<ResponseOf<Id>>;

@@ -28,6 +28,10 @@ export class CallState {
   stoppedByDeadline = false;
   /** Attempts sent so far (the one in flight included). */
   attempts = 0;
+  /** The pause before the next retry, in milliseconds, as the retry rules chose it. */
+  nextDelayMs: number | undefined;
+  /** Set when the call's retry report said something of a retry (`RetryReport.retrying`). */
+  retriesSaid = false;
   /**
    * Aborted when the run is cancelled and no attempt that must finish is in flight: axios sends
    * nothing under an aborted signal, and axios-retry ends its pause between attempts on it.

@@ -51,8 +51,39 @@ export interface HttpClientOptions {
    * how long the API asked for. Default 60 000.
    */
   maxRetryAfterMs?: number;
-  /** Called before each retry, e.g. to log progress. */
-  onRetry?: (info: { operation: string; attempt: number; delayMs: number; reason: string }) => void;
+  /** Called before each retry, e.g. to log progress, unless the call has its own {@link RequestSpec.report}. */
+  onRetry?: RetryListener;
+}
+
+/** What a retry listener hears before the client repeats a request. */
+export interface RetryInfo {
+  /** Name of the operation repeated (`getService`). */
+  operation: string;
+  /** Which retry this is: 1 for the first. */
+  attempt: number;
+  /** How many retries the client makes at most ({@link HttpClientOptions.maxRetries}). */
+  retries: number;
+  /** The pause before it, in milliseconds. */
+  delayMs: number;
+  /** True when the pause is the one the API asked for (`Retry-After`). */
+  asked: boolean;
+  /** What failed: `HTTP 503`, or the network's code (`ECONNREFUSED`) when no answer came. */
+  reason: string;
+}
+
+/** Hears each retry before it is made. */
+export type RetryListener = (info: RetryInfo) => void;
+
+/**
+ * Hears how one call that needed retries goes, for progress under the resource that made it:
+ * each retry before its pause, then, when it said any, the answer that ended them (a success or
+ * an error the API gave), so that the last word said of the call is never "trying again".
+ */
+export interface RetryReport {
+  /** Before each retry's pause; true when it said something of it. */
+  retrying(info: RetryInfo): boolean;
+  /** When an answer came after `attempts` requests, and `retrying` said something of the call. */
+  answered(info: { operation: string; attempts: number }): void;
 }
 
 /**
@@ -85,6 +116,8 @@ export interface RequestSpec {
    * method in flight is let finish, so that its answer (a create's record) reaches the caller.
    */
   signal?: AbortSignal;
+  /** Hears this call's retries and the answer that ended them, instead of the client's `onRetry`. */
+  report?: RetryReport;
 }
 
 /** Default of {@link HttpClientOptions.callDeadlineMs}: two minutes. */

@@ -38,8 +38,9 @@ export function installRetries(
   maxRetryAfterMs: number,
 ): void {
   const backoff = options.backoff ?? DEFAULT_RETRY_BACKOFF;
+  const retries = options.maxRetries ?? 6;
   axiosRetry(instance, {
-    retries: options.maxRetries ?? 6,
+    retries,
     shouldResetTimeout: true,
     retryCondition: (error) => {
       const carrier = error.config as SpecCarrier | undefined;
@@ -59,18 +60,25 @@ export function installRetries(
       const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
       const delay = asked ?? backoffDelay(backoff, retryCount - 1);
       const call = (error.config as SpecCarrier | undefined)?.[MDB_CALL];
-      return call ? Math.max(0, Math.min(delay, call.deadlineAt - Date.now())) : delay;
+      if (!call) return delay;
+      call.nextDelayMs = Math.max(0, Math.min(delay, call.deadlineAt - Date.now()));
+      return call.nextDelayMs;
     },
+    // axios-retry chooses the pause (retryDelay above) before it calls this.
     onRetry: (retryCount, error, config) => {
-      const spec = (config as SpecCarrier)[MDB_SPEC];
-      if (!spec || !options.onRetry) return;
+      const { [MDB_SPEC]: spec, [MDB_CALL]: call } = config as SpecCarrier;
+      if (!spec || (!spec.report && !options.onRetry)) return;
       const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
-      options.onRetry({
+      const info = {
         operation: spec.operation,
         attempt: retryCount,
-        delayMs: asked ?? backoffDelay(backoff, retryCount - 1),
+        retries,
+        delayMs: call?.nextDelayMs ?? asked ?? backoffDelay(backoff, retryCount - 1),
+        asked: asked !== undefined,
         reason: error.response ? `HTTP ${error.response.status}` : (error.code ?? "network error"),
-      });
+      };
+      if (!spec.report) options.onRetry?.(info);
+      else if (spec.report.retrying(info) && call) call.retriesSaid = true;
     },
   });
 }

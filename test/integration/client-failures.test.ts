@@ -53,6 +53,43 @@ describe("retries", () => {
     expect(retries).toEqual(["getService HTTP 503", "getService HTTP 503"]);
   });
 
+  it("a view's report hears its call's retries, with the pause each takes, and the answer; the client's listener does not", async () => {
+    const { service_id: id } = await readyService();
+    const heard: string[] = [];
+    const client = newClient({ onRetry: (info) => heard.push(`client: ${info.operation} ${info.reason}`) });
+    const view = client.withSignal(undefined, {
+      retrying: (info) => {
+        heard.push(
+          `${info.operation} ${info.reason} retry ${info.attempt} of ${info.retries} after ${info.delayMs} ms`,
+        );
+        return true;
+      },
+      answered: ({ operation, attempts }) => heard.push(`${operation} answered at attempt ${attempts}`),
+    });
+    await emu.setFaults({
+      rules: [{ method: "GET", path: exactPath(`/services/${id}`), count: 2, status: 503 }],
+    });
+    await emu.clearRequests();
+
+    expect((await view.getService(projectId, id)).service_id).toBe(id);
+    expect(heard).toEqual([
+      expect.stringMatching(/^getService HTTP 503 retry 1 of 6 after \d+ ms$/),
+      expect.stringMatching(/^getService HTTP 503 retry 2 of 6 after \d+ ms$/),
+      "getService answered at attempt 3",
+    ]);
+    // The pause said is the one taken: the log's gaps are at least as long.
+    const at = (await emu.requests()).map((r: LoggedRequest) => Date.parse(r.at));
+    const said = heard.slice(0, 2).map((line) => Number(/after (\d+) ms/.exec(line)?.[1]));
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(said[0] - 5);
+    expect(at[2] - at[1]).toBeGreaterThanOrEqual(said[1] - 5);
+    // The client itself still hears the retries of calls made without a report.
+    await emu.setFaults({
+      rules: [{ method: "GET", path: exactPath(`/services/${id}`), count: 1, status: 503 }],
+    });
+    await client.getService(projectId, id);
+    expect(heard.at(-1)).toBe("client: getService HTTP 503");
+  });
+
   it("a GET rate limited twice waits the Retry-After of each 429, then succeeds", async () => {
     const { service_id: id } = await readyService();
     const delays: number[] = [];

@@ -341,3 +341,71 @@ describe("a cancelled run (Ctrl-C)", () => {
     expect(await serviceIds()).toEqual([]);
   }, 30_000);
 });
+
+describe("a call the API does not answer at once", () => {
+  /** The providers of one run on a plain runtime (no stand-in client: the calls go as a user's do). */
+  async function plainRun() {
+    const runtime = new ConfigRuntime((line) => lines.push(line));
+    const provider = providerWith("service", runtime);
+    await provider.configure?.({ config: undefined } as never);
+    return { ...drive(provider), runtime };
+  }
+  /** A fault rule for the GETs of one service: the first `count` answered HTTP `status`. */
+  const failingGets = (serviceId: string, count: number, status = 503) => ({
+    rules: [
+      {
+        method: "GET",
+        path: `^${escape(`${new URL(emu.url).pathname}${emu.projectPath}/services/${serviceId}`)}$`,
+        count,
+        status,
+      },
+    ],
+  });
+
+  it("a blip the client mends at its first retries is not said", async () => {
+    const state = await (await plainRun()).create(program());
+    await emu.setFaults(failingGets(state.id, 2));
+    lines.length = 0;
+    await (await plainRun()).update(state, program({ cpuMillis: 2000, memoryGbs: 8 }));
+    expect((await emu.requests()).filter((r: { status: number }) => r.status === 503)).toHaveLength(2);
+    expect(lines.filter((l) => /^the API /.test(l))).toEqual([]);
+  }, 30_000);
+
+  it("a call still failing at its third retry says each retry and then the answer that ends them", async () => {
+    const state = await (await plainRun()).create(program());
+    await emu.setTransitionMs(600);
+    await emu.setFaults(failingGets(state.id, 4));
+    lines.length = 0;
+    await (await plainRun()).update(state, program({ cpuMillis: 2000, memoryGbs: 8 }));
+    expect(lines.filter((l) => /^the API /.test(l))).toEqual([
+      expect.stringMatching(
+        /^the API answered getService with HTTP 503: trying again in \d+ ms \(retry 3 of 6\)$/,
+      ),
+      expect.stringMatching(
+        /^the API answered getService with HTTP 503: trying again in \S+ m?s \(retry 4 of 6\)$/,
+      ),
+      "the API answered getService (attempt 5)",
+    ]);
+    // The change then goes on, and its last line is the wait's end.
+    expect(lines[lines.length - 1]).toMatch(new RegExp(`^done waiting for service ${state.id} to be READY`));
+  }, 30_000);
+
+  it("a refresh's read the API keeps failing ends on Ctrl-C, between two of its retries", async () => {
+    const state = await (await plainRun()).create(program());
+    await emu.setFaults(failingGets(state.id, 20));
+    lines.length = 0;
+    const second = await plainRun();
+    const reading = errorOf(second.read(state.id, state.outs));
+    for (let i = 0; i < 800 && !lines.some((l) => /\(retry 3 of 6\)$/.test(l)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const cancelledAt = Date.now();
+    second.runtime.cancel();
+    const error = await reading;
+    // Before, a read was not held to the run's cancellation: it made every retry (about 16 s).
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    expect(error.message).toMatch(/cancel/i);
+    expect(lines.filter((l) => /^the API answered getService with HTTP 503/.test(l))).toEqual([
+      expect.stringMatching(/\(retry 3 of 6\)$/),
+    ]);
+  }, 30_000);
+});

@@ -1,8 +1,11 @@
 /**
  * What each wait makes of a status (one table for every wait of every resource), how long a
- * status it does not expect is borne, and a cancel that ends a wait at once.
+ * status it does not expect is borne, a cancel that ends a wait at once, and what is said of a
+ * call the client repeats.
  */
+import type { RetryInfo } from "../../provider/client/http-options";
 import { REAL_CLOCK } from "../../provider/kit/context";
+import { QUIET_RETRIES, retryProgress } from "../../provider/kit/lifecycle/api-view";
 import { CancelledError } from "../../provider/kit/lifecycle/cancel";
 import { judgeDeleting } from "../../provider/kit/lifecycle/delete";
 import { apiReason } from "../../provider/kit/lifecycle/statuses";
@@ -146,5 +149,59 @@ describe("a cancel", () => {
       /^cancelled \(Ctrl-C\) while waiting for service s1 to be READY \(after \d+ ms, last status CONFIGURING\)$/,
     );
     expect(ended).toBeLessThan(50);
+  });
+});
+
+describe("a call the client repeats", () => {
+  const info = (over: Partial<RetryInfo>): RetryInfo => ({
+    operation: "getService",
+    attempt: 3,
+    retries: 6,
+    delayMs: 1_900,
+    asked: false,
+    reason: "HTTP 503",
+    ...over,
+  });
+  const said = (each: RetryInfo[]) => {
+    const lines: string[] = [];
+    const report = retryProgress((line) => lines.push(line));
+    const answers = each.map((i) => report.retrying(i));
+    // As the client does: the answer is told only of a call a retry of which was said.
+    if (answers.includes(true)) report.answered({ operation: "getService", attempts: each.length + 1 });
+    return { lines, answers };
+  };
+
+  it.each([
+    [
+      "an answer that is an error",
+      info({}),
+      "the API answered getService with HTTP 503: trying again in 1.9 s (retry 3 of 6)",
+    ],
+    [
+      "no answer",
+      info({ reason: "ECONNREFUSED", attempt: 4, delayMs: 3_950 }),
+      "the API did not answer getService (ECONNREFUSED): trying again in 3.9 s (retry 4 of 6)",
+    ],
+    [
+      "a pause the API asked for, even at the first retry",
+      info({ reason: "HTTP 429", attempt: 1, delayMs: 5_000, asked: true }),
+      "the API answered getService with HTTP 429: trying again in 5 s, as it asked (retry 1 of 6)",
+    ],
+    [
+      "no pause left",
+      info({ attempt: 6, delayMs: 0 }),
+      "the API answered getService with HTTP 503: trying again at once (retry 6 of 6)",
+    ],
+  ])("is said past the quiet retries: %s", (_, retry, line) => {
+    expect(said([retry]).lines).toEqual([line, "the API answered getService (attempt 2)"]);
+  });
+
+  it(`passes its first ${QUIET_RETRIES} retries in silence when their pauses are short`, () => {
+    const quick = [info({ attempt: 1, delayMs: 200 }), info({ attempt: 2, delayMs: 450 })];
+    expect(said(quick)).toEqual({ lines: [], answers: [false, false] });
+    expect(said([...quick, info({ attempt: 3, delayMs: 900 })]).lines).toEqual([
+      "the API answered getService with HTTP 503: trying again in 900 ms (retry 3 of 6)",
+      "the API answered getService (attempt 4)",
+    ]);
   });
 });

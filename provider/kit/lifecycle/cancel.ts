@@ -4,7 +4,6 @@
  * update's next call; a change the API is answering is let finish (`client/call-state.ts`), so
  * that a create or update it accepted is kept in the stack as a partial failure (I1).
  */
-import type { MdbApi } from "../../client/api";
 import { MdbApiError } from "../../client/errors";
 import { CANCELLED } from "../../client/failures";
 import { cancelledBeforeMessage } from "../messages/waits";
@@ -27,12 +26,4 @@ export function isCancellation(error: unknown): boolean {
 /** Throws a {@link CancelledError} when `signal` has aborted, before `what` (`creating service db`) starts. */
 export function refuseIfCancelled(signal: AbortSignal | undefined, what: string): void {
   if (signal?.aborted) throw new CancelledError(cancelledBeforeMessage(what));
-}
-
-/**
- * `api` with every call held to `signal` (`MdbApi.withSignal`); `api` itself when there is no
- * signal, or when it is a stand-in without that method (a test's).
- */
-export function cancellable(api: MdbApi, signal: AbortSignal | undefined): MdbApi {
-  return signal && typeof api.withSignal === "function" ? api.withSignal(signal) : api;
 }

@@ -27,7 +27,8 @@ import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls, pulumiReplacement, settlingOnly } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
 import { withDeleteAdvice, withPartialState } from "./partial";
-import { cancellable, refuseIfCancelled } from "./cancel";
+import { apiView } from "./api-view";
+import { refuseIfCancelled } from "./cancel";
 import { replacementUnderProtection, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "../fields/settings";
@@ -55,7 +56,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     const session = runtime.session();
     const signal = runtime.cancellation;
     return {
-      api: cancellable(session.api, signal),
+      api: apiView(session.api, signal, call.log),
       adoptExisting: session.adoptExisting,
       log: call.log,
       clock: runtime.clock,
@@ -164,15 +165,15 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   }
 
   /** Read-only access to the API in the project of the state `olds`, for a preview's words. */
-  const lookupsOf = (olds: Props) => async () => ({
-    api: runtime.session().api,
+  const lookupsOf = (olds: Props, log: (line: string) => void) => async () => ({
+    api: apiView(runtime.session().api, runtime.cancellation, log),
     projectId: await resolveProjectId(olds.projectId as string | undefined),
   });
 
   /** Says what `up` does when Pulumi replaces resource `name`, whose diff found in-place changes. */
   const sayReplaced = async (name: string, diffed: InPlaceDiff, news: Props, call: CallContext) => {
     const { olds, deleteFirst } = diffed;
-    const facts = { name, olds, news, parse, lookups: lookupsOf(olds), deleteFirst };
+    const facts = { name, olds, news, parse, lookups: lookupsOf(olds, call.log), deleteFirst };
     call.log(describeChange(await pulumiReplacement(spec, ops, facts)));
   };
 
@@ -199,7 +200,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       if (twin) return { inputs: checked.inputs, failures: withoutPrintedValues([twin], facts) };
       try {
         const want = checked.inputs as I;
-        const lookup = { api: runtime.session().api, projectId: access.projectId, run: runtime.holds?.() };
+        const api = apiView(runtime.session().api, runtime.cancellation, call.log);
+        const lookup = { api, projectId: access.projectId, run: runtime.holds?.() };
         const found = (await ops.verify?.(lookup, want, olds)) ?? [];
         // Only a new resource's name can be taken (taken.ts): an update's check builds nothing for it.
         const asks = found.length === 0 && !call.importing && Object.keys(olds).length === 0;
@@ -250,7 +252,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       if (settling) progress(describeChange(settling));
       if (!diff.changes) return diff;
       try {
-        const lookups = lookupsOf(olds);
+        const lookups = lookupsOf(olds, progress);
         const planned = await previewCalls(spec, ops, { name, olds, news, diff, parse, lookups });
         const holds = runtime.holds?.();
         holds?.plan(spec.kind, id, planned.replace ? [] : planned.calls);
@@ -325,7 +327,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async read(id, props, call) {
       const olds = given(props);
       const ref = await refOf(id, olds);
-      const record = await ops.find(runtime.session().api, ref);
+      const record = await ops.find(apiView(runtime.session().api, runtime.cancellation, call.log), ref);
       if (record === undefined) return {};
       const full = withOwn(ref, record);
       const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);

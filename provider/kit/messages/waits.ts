@@ -4,6 +4,7 @@
  * expect for too long, a cancelled run), with what to do next for a create, an update or a delete.
  * Both faces print these words (the kit makes them).
  */
+import type { RetryInfo } from "../../client/http-options";
 import { describeWaitSetting } from "../lifecycle/wait-limits";
 
 /**
@@ -18,6 +19,24 @@ export function formatDuration(ms: number): string {
   if (seconds < 60) return `${seconds} s`;
   const rest = seconds % 60;
   return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
+}
+
+/**
+ * The progress line of a call the client repeats: what failed, and when it tries again, e.g.
+ * `the API did not answer getService (ECONNREFUSED): trying again in 1.9 s (retry 2 of 6)`.
+ */
+export function retryLine(info: RetryInfo): string {
+  const failed = info.reason.startsWith("HTTP ")
+    ? `the API answered ${info.operation} with ${info.reason}`
+    : `the API did not answer ${info.operation} (${info.reason})`;
+  const when =
+    info.delayMs < 1 ? "at once" : `in ${formatDuration(info.delayMs)}${info.asked ? ", as it asked" : ""}`;
+  return `${failed}: trying again ${when} (retry ${info.attempt} of ${info.retries})`;
+}
+
+/** The progress line of a repeated call that got its answer: `the API answered getService (attempt 3)`. */
+export function answeredLine(operation: string, attempts: number): string {
+  return `the API answered ${operation} (attempt ${attempts})`;
 }
 
 /** The progress line of a status: `waiting for service x to be READY: CONFIGURING after 12 s`. */
