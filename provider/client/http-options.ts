@@ -59,6 +59,8 @@ export interface HttpClientOptions {
 export interface RetryInfo {
   /** Name of the operation repeated (`getService`). */
   operation: string;
+  /** Id of the resource the call concerns, when it names one. */
+  resourceId?: string;
   /** Which retry this is: 1 for the first. */
   attempt: number;
   /** How many retries the client makes at most ({@link HttpClientOptions.maxRetries}). */
@@ -83,7 +85,7 @@ export interface RetryReport {
   /** Before each retry's pause; true when it said something of it. */
   retrying(info: RetryInfo): boolean;
   /** When an answer came after `attempts` requests, and `retrying` said something of the call. */
-  answered(info: { operation: string; attempts: number }): void;
+  answered(info: { operation: string; resourceId?: string; attempts: number }): void;
 }
 
 /**

@@ -92,7 +92,12 @@ export class HttpClient {
         [CALL_DEADLINE_AT]: deadlineAt,
       };
       response = await this.axios.request(config);
-      if (call.retriesSaid) spec.report?.answered({ operation: spec.operation, attempts: call.attempts });
+      if (call.retriesSaid)
+        spec.report?.answered({
+          operation: spec.operation,
+          resourceId: spec.resourceId,
+          attempts: call.attempts,
+        });
     } catch (error) {
       throw this.failures.toError(spec, error);
     } finally {

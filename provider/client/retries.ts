@@ -71,6 +71,7 @@ export function installRetries(
       const asked = parseRetryAfter(error.response?.headers?.["retry-after"]);
       const info = {
         operation: spec.operation,
+        resourceId: spec.resourceId,
         attempt: retryCount,
         retries,
         delayMs: call?.nextDelayMs ?? asked ?? backoffDelay(backoff, retryCount - 1),

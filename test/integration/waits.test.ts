@@ -368,7 +368,7 @@ describe("a call the API does not answer at once", () => {
     lines.length = 0;
     await (await plainRun()).update(state, program({ cpuMillis: 2000, memoryGbs: 8 }));
     expect((await emu.requests()).filter((r: { status: number }) => r.status === 503)).toHaveLength(2);
-    expect(lines.filter((l) => /^the API /.test(l))).toEqual([]);
+    expect(lines.filter((l) => /^getService /.test(l))).toEqual([]);
   }, 30_000);
 
   it("a call still failing at its third retry says each retry and then the answer that ends them", async () => {
@@ -377,14 +377,19 @@ describe("a call the API does not answer at once", () => {
     await emu.setFaults(failingGets(state.id, 4));
     lines.length = 0;
     await (await plainRun()).update(state, program({ cpuMillis: 2000, memoryGbs: 8 }));
-    expect(lines.filter((l) => /^the API /.test(l))).toEqual([
+    const call = `getService (${state.id})`;
+    expect(lines.filter((l) => l.startsWith(call))).toEqual([
       expect.stringMatching(
-        /^the API answered getService with HTTP 503: trying again in \d+ ms \(retry 3 of 6\)$/,
+        new RegExp(
+          `^${escape(call)}: the API answered HTTP 503; trying again in \\d+ ms \\(retry 3 of 6\\)$`,
+        ),
       ),
       expect.stringMatching(
-        /^the API answered getService with HTTP 503: trying again in \S+ m?s \(retry 4 of 6\)$/,
+        new RegExp(
+          `^${escape(call)}: the API answered HTTP 503; trying again in \\S+ m?s \\(retry 4 of 6\\)$`,
+        ),
       ),
-      "the API answered getService (attempt 5)",
+      `${call}: the API answered at attempt 5`,
     ]);
     // The change then goes on, and its last line is the wait's end.
     expect(lines[lines.length - 1]).toMatch(new RegExp(`^done waiting for service ${state.id} to be READY`));
@@ -404,7 +409,7 @@ describe("a call the API does not answer at once", () => {
     // Before, a read was not held to the run's cancellation: it made every retry (about 16 s).
     expect(Date.now() - cancelledAt).toBeLessThan(1_000);
     expect(error.message).toMatch(/cancel/i);
-    expect(lines.filter((l) => /^the API answered getService with HTTP 503/.test(l))).toEqual([
+    expect(lines.filter((l) => l.startsWith(`getService (${state.id}): the API answered HTTP 503`))).toEqual([
       expect.stringMatching(/\(retry 3 of 6\)$/),
     ]);
   }, 30_000);

@@ -155,6 +155,7 @@ describe("a cancel", () => {
 describe("a call the client repeats", () => {
   const info = (over: Partial<RetryInfo>): RetryInfo => ({
     operation: "getService",
+    resourceId: "q1w2e3r4t5",
     attempt: 3,
     retries: 6,
     delayMs: 1_900,
@@ -167,7 +168,8 @@ describe("a call the client repeats", () => {
     const report = retryProgress((line) => lines.push(line));
     const answers = each.map((i) => report.retrying(i));
     // As the client does: the answer is told only of a call a retry of which was said.
-    if (answers.includes(true)) report.answered({ operation: "getService", attempts: each.length + 1 });
+    if (answers.includes(true))
+      report.answered({ operation: "getService", resourceId: "q1w2e3r4t5", attempts: each.length + 1 });
     return { lines, answers };
   };
 
@@ -175,33 +177,33 @@ describe("a call the client repeats", () => {
     [
       "an answer that is an error",
       info({}),
-      "the API answered getService with HTTP 503: trying again in 1.9 s (retry 3 of 6)",
+      "getService (q1w2e3r4t5): the API answered HTTP 503; trying again in 1.9 s (retry 3 of 6)",
     ],
     [
       "no answer",
       info({ reason: "ECONNREFUSED", attempt: 4, delayMs: 3_950 }),
-      "the API did not answer getService (ECONNREFUSED): trying again in 3.9 s (retry 4 of 6)",
+      "getService (q1w2e3r4t5): no answer from the API (ECONNREFUSED); trying again in 3.9 s (retry 4 of 6)",
     ],
     [
       "a pause the API asked for, even at the first retry",
       info({ reason: "HTTP 429", attempt: 1, delayMs: 5_000, asked: true }),
-      "the API answered getService with HTTP 429: trying again in 5 s, as it asked (retry 1 of 6)",
+      "getService (q1w2e3r4t5): the API answered HTTP 429; trying again in 5 s, as it asked (retry 1 of 6)",
     ],
     [
       "no pause left",
       info({ attempt: 6, delayMs: 0 }),
-      "the API answered getService with HTTP 503: trying again at once (retry 6 of 6)",
+      "getService (q1w2e3r4t5): the API answered HTTP 503; trying again at once (retry 6 of 6)",
     ],
   ])("is said past the quiet retries: %s", (_, retry, line) => {
-    expect(said([retry]).lines).toEqual([line, "the API answered getService (attempt 2)"]);
+    expect(said([retry]).lines).toEqual([line, "getService (q1w2e3r4t5): the API answered at attempt 2"]);
   });
 
   it(`passes its first ${QUIET_RETRIES} retries in silence when their pauses are short`, () => {
     const quick = [info({ attempt: 1, delayMs: 200 }), info({ attempt: 2, delayMs: 450 })];
     expect(said(quick)).toEqual({ lines: [], answers: [false, false] });
     expect(said([...quick, info({ attempt: 3, delayMs: 900 })]).lines).toEqual([
-      "the API answered getService with HTTP 503: trying again in 900 ms (retry 3 of 6)",
-      "the API answered getService (attempt 4)",
+      "getService (q1w2e3r4t5): the API answered HTTP 503; trying again in 900 ms (retry 3 of 6)",
+      "getService (q1w2e3r4t5): the API answered at attempt 4",
     ]);
   });
 });

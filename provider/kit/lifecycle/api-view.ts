@@ -29,7 +29,7 @@ export function retryProgress(log: (line: string) => void): RetryReport {
       log(retryLine(info));
       return true;
     },
-    answered: ({ operation, attempts }) => log(answeredLine(operation, attempts)),
+    answered: (info) => log(answeredLine(info)),
   };
 }
 

@@ -21,22 +21,27 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
 }
 
+/** A call as progress lines name it: `getService (q1w2e3r4t5)`, as its error would. */
+function callName(operation: string, resourceId?: string): string {
+  return resourceId ? `${operation} (${resourceId})` : operation;
+}
+
 /**
  * The progress line of a call the client repeats: what failed, and when it tries again, e.g.
- * `the API did not answer getService (ECONNREFUSED): trying again in 1.9 s (retry 2 of 6)`.
+ * `getService (q1w2e3r4t5): no answer from the API (ECONNREFUSED); trying again in 1.9 s (retry 2 of 6)`.
  */
 export function retryLine(info: RetryInfo): string {
   const failed = info.reason.startsWith("HTTP ")
-    ? `the API answered ${info.operation} with ${info.reason}`
-    : `the API did not answer ${info.operation} (${info.reason})`;
+    ? `the API answered ${info.reason}`
+    : `no answer from the API (${info.reason})`;
   const when =
     info.delayMs < 1 ? "at once" : `in ${formatDuration(info.delayMs)}${info.asked ? ", as it asked" : ""}`;
-  return `${failed}: trying again ${when} (retry ${info.attempt} of ${info.retries})`;
+  return `${callName(info.operation, info.resourceId)}: ${failed}; trying again ${when} (retry ${info.attempt} of ${info.retries})`;
 }
 
-/** The progress line of a repeated call that got its answer: `the API answered getService (attempt 3)`. */
-export function answeredLine(operation: string, attempts: number): string {
-  return `the API answered ${operation} (attempt ${attempts})`;
+/** The progress line of a repeated call that got its answer: `getService (q1w2e3r4t5): the API answered at attempt 3`. */
+export function answeredLine(info: { operation: string; resourceId?: string; attempts: number }): string {
+  return `${callName(info.operation, info.resourceId)}: the API answered at attempt ${info.attempts}`;
 }
 
 /** The progress line of a status: `waiting for service x to be READY: CONFIGURING after 12 s`. */
