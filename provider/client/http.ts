@@ -92,17 +92,18 @@ export class HttpClient {
         [CALL_DEADLINE_AT]: deadlineAt,
       };
       response = await this.axios.request(config);
-      if (call.retriesSaid)
-        spec.report?.answered({
-          operation: spec.operation,
-          resourceId: spec.resourceId,
-          attempts: call.attempts,
-        });
     } catch (error) {
       throw this.failures.toError(spec, error);
     } finally {
       call.dispose();
     }
+    // Outside the try: what a report does with the answer never reads as the call's failure.
+    if (call.retriesSaid)
+      spec.report?.answered({
+        operation: spec.operation,
+        resourceId: spec.resourceId,
+        attempts: call.attempts,
+      });
     if (response.status >= 400) throw this.failures.fromResponse(spec, response);
     if (response.status >= 300) throw this.failures.redirected(spec, response);
     const data = response.data === "" ? undefined : response.data;
