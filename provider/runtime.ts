@@ -45,17 +45,21 @@ export class ApiSession implements Session {
 
   /**
    * The project of a call: `own` when given, else `mdb:projectId` / `MDB_PROJECT_ID`, else the
-   * project the API key belongs to (asked once, `GET /auth/info`; asked again after a failure).
+   * project the API key belongs to (asked once, `GET /auth/info`, through `via` when given;
+   * asked again after a failure).
    */
-  async projectId(own?: string): Promise<string> {
+  async projectId(own?: string, via?: MdbApi): Promise<string> {
     if (own) return own;
     if (this.config.projectId) return this.config.projectId;
-    return this.keyProjectId();
+    return this.keyProjectId(via);
   }
 
-  /** The project the API key belongs to, asked once (`GET /auth/info`); asked again after a failure. */
-  async keyProjectId(): Promise<string> {
-    this.keyProject ??= this.api.getAuthInfo().then((info) => info.apiKey.project.id);
+  /**
+   * The project the API key belongs to, asked once (`GET /auth/info`, through `via` when given:
+   * the view of the call that asked first); asked again after a failure.
+   */
+  async keyProjectId(via: MdbApi = this.api): Promise<string> {
+    this.keyProject ??= via.getAuthInfo().then((info) => info.apiKey.project.id);
     try {
       return await this.keyProject;
     } catch (error) {

@@ -13,7 +13,7 @@ import { SERVICE } from "../resources/service/fields";
 import { VPC } from "../resources/vpc/fields";
 import { VPC_PEERING } from "../resources/vpc-peering/fields";
 import { LookupKind, idOrName, theOneNamed } from "./lookup";
-import { functionsSession, resolveFunctionsProjectId } from "./session";
+import { functionsApi, resolveFunctionsProjectId } from "./session";
 import type {
   AnalyticsResult,
   AuthInfoResult,
@@ -32,7 +32,7 @@ import type {
   VpcScopeArgs,
 } from "./types";
 
-const api = () => functionsSession().api;
+const api = functionsApi;
 
 /** A service record as the functions return it. */
 function serviceResult(record: ServiceRecord, projectId: string): ServiceResult {

@@ -6,8 +6,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { ConfigSource, resolveConfig } from "../config";
+import type { MdbApi } from "../client/api";
 import type { Session } from "../kit/context";
-import { ApiSession } from "../runtime";
+import { apiView } from "../kit/lifecycle/api-view";
+import { ApiSession, progressLine } from "../runtime";
 
 /** The stack config of namespace `mdb`, in the `mdb:key` form {@link resolveConfig} reads. */
 function stackConfig(): ConfigSource {
@@ -18,8 +20,28 @@ function stackConfig(): ConfigSource {
   return { get: (key) => config.get(key.replace(/^mdb:/, "")) };
 }
 
+/**
+ * Where the functions' calls say their retries, and the cancellation they are held to: the
+ * stack's log, since no one resource makes them (`kit/lifecycle/api-view.ts`).
+ */
+export interface FunctionsVoice {
+  /** Says one progress line (without its `[mdb]` mark) at stack level. */
+  log(line: string): void;
+  /** The run's cancellation (the plugin's Cancel); absent in a program's own process. */
+  signal?: AbortSignal;
+}
+
+/** A program's own process: lines through Pulumi's log, so the CLI shows them under the stack. */
+const PROGRAM_VOICE: FunctionsVoice = {
+  log: (line) => {
+    const { log } = require("@pulumi/pulumi") as typeof pulumi;
+    void log.info(progressLine(line));
+  },
+};
+
 let session: ApiSession | undefined;
 let provided: (() => Session) | undefined;
+let voice: FunctionsVoice = PROGRAM_VOICE;
 
 /** The client of the functions: the one {@link useFunctionsSession} gave, else the program's, built on first use. */
 export function functionsSession(): Session {
@@ -29,11 +51,21 @@ export function functionsSession(): Session {
 }
 
 /**
- * Makes the functions use the sessions `source` gives (the native plugin's runtime, which the
- * engine configures) instead of the program's stack config.
+ * The client of the functions as their calls use it: held to the run's cancellation, and saying
+ * its retries at stack level past the quiet ones (`api-view.ts`).
  */
-export function useFunctionsSession(source: () => Session): void {
+export function functionsApi(): MdbApi {
+  return apiView(functionsSession().api, voice.signal, voice.log);
+}
+
+/**
+ * Makes the functions use the sessions `source` gives (the native plugin's runtime, which the
+ * engine configures) instead of the program's stack config, and say their retries to `said`
+ * (default: Pulumi's log of the program's process).
+ */
+export function useFunctionsSession(source: () => Session, said: FunctionsVoice = PROGRAM_VOICE): void {
   provided = source;
+  voice = said;
 }
 
 /**
@@ -50,5 +82,5 @@ export function resetFunctionsClient(): void {
  * The same precedence as the resources.
  */
 export function resolveFunctionsProjectId(own?: string): Promise<string> {
-  return functionsSession().projectId(own);
+  return functionsSession().projectId(own, functionsApi());
 }

@@ -35,10 +35,17 @@ export const REAL_CLOCK: Clock = {
 export interface Session {
   /** The API client. */
   api: MdbApi;
-  /** The project of a resource: `own` when given, else the configured one, else the key's. */
-  projectId(own?: string): Promise<string>;
-  /** The project the API key belongs to (`GET /auth/info`, asked once; again after a failure). */
-  keyProjectId(): Promise<string>;
+  /**
+   * The project of a resource: `own` when given, else the configured one, else the key's, asked
+   * through `via` when given (a view of {@link api} held to the run's cancellation, whose retries
+   * are said: `api-view.ts`).
+   */
+  projectId(own?: string, via?: MdbApi): Promise<string>;
+  /**
+   * The project the API key belongs to (`GET /auth/info`, asked once, through `via` when given;
+   * asked again after a failure).
+   */
+  keyProjectId(via?: MdbApi): Promise<string>;
   /** Whether creates adopt existing records of the same identity (`mdb:adoptExisting`). */
   adoptExisting: boolean;
   /**

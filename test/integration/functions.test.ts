@@ -261,3 +261,42 @@ describe("failures", () => {
     expect(text).not.toContain(Buffer.from(`${emu.credentials.publicKey}:${SECRET_KEY}`).toString("base64"));
   });
 });
+
+describe("a call the API does not answer at once", () => {
+  /** The lines the functions said through Pulumi's log while `action` ran. */
+  async function saidDuring<T>(action: () => Promise<T>): Promise<{ result: T; said: unknown[] }> {
+    const info = jest.spyOn(pulumi.log, "info").mockResolvedValue();
+    try {
+      const result = await action();
+      return { result, said: info.mock.calls.map((call) => call[0]) };
+    } finally {
+      info.mockRestore();
+    }
+  }
+  const failingGets = (path: string, count: number) => ({
+    rules: [{ method: "GET", path: `${emu.projectPath}${path}$`, count, status: 503 }],
+  });
+
+  it("says its retries past the second through Pulumi's log (the stack's row), then the answer", async () => {
+    await emu.setFaults(failingGets("/services", 4));
+    const { result, said } = await saidDuring(() => listServices());
+    expect(result.map((s) => s.name)).toContain("primary");
+    // Before, a program's function sat silent through every retry (about 16 s for six).
+    expect(said).toEqual([
+      expect.stringMatching(
+        /^\[mdb\] listServices: the API answered HTTP 503; trying again in \S+ m?s \(retry 3 of 6\)$/,
+      ),
+      expect.stringMatching(
+        /^\[mdb\] listServices: the API answered HTTP 503; trying again in \S+ m?s \(retry 4 of 6\)$/,
+      ),
+      "[mdb] listServices: the API answered at attempt 5",
+    ]);
+  }, 30_000);
+
+  it("a blip mended at the first two retries is not said", async () => {
+    await emu.setFaults(failingGets(`/services/${serviceId}`, 2));
+    const { result, said } = await saidDuring(() => getService({ serviceId }));
+    expect(result.serviceId).toBe(serviceId);
+    expect(said).toEqual([]);
+  }, 30_000);
+});

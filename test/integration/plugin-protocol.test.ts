@@ -4,7 +4,7 @@
  * bad values fail on it, naming its arguments), DiffConfig (never a
  * replacement, the dynamic provider's settings included), Configure reaching the kit (a wrong
  * API URL fails the check), GetPluginInfo, GetSchema, an unknown type token, Invoke of the
- * functions, and Construct answered as not served yet.
+ * functions (their retries said on the stack's row), and Construct answered as not served yet.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -322,6 +322,36 @@ describe("Invoke runs the package's functions with the plugin's settings", () =>
     const error = await failure(invoke("mdb:index:getVpc", { name: "nothing-of-that-name" }));
     expect(error.message).toMatch(/nothing-of-that-name/);
   });
+
+  it("a call the API does not answer at once says its retries past the second to the engine, on the stack's row", async () => {
+    await emu.setFaults({
+      rules: [{ method: "GET", path: `${emu.projectPath}/vpcs$`, count: 4, status: 503 }],
+    });
+    plugin.logs.length = 0;
+    try {
+      expect(await invoke("mdb:index:listVpcs", {})).toEqual({
+        vpcs: [expect.objectContaining({ name: "core" })],
+      });
+    } finally {
+      await emu.setFaults({});
+    }
+    // No resource makes a function's calls: the lines carry no URN, so Pulumi shows them under the stack.
+    expect(plugin.logs.map(({ urn, message }) => ({ urn, message }))).toEqual([
+      {
+        urn: "",
+        message: expect.stringMatching(
+          /^\[mdb\] listVpcs: the API answered HTTP 503; trying again in \S+ m?s \(retry 3 of 6\)$/,
+        ),
+      },
+      {
+        urn: "",
+        message: expect.stringMatching(
+          /^\[mdb\] listVpcs: the API answered HTTP 503; trying again in \S+ m?s \(retry 4 of 6\)$/,
+        ),
+      },
+      { urn: "", message: "[mdb] listVpcs: the API answered at attempt 5" },
+    ]);
+  }, 30_000);
 
   it("a function it does not serve fails, naming the closest", async () => {
     const error = await failure(invoke("mdb:index:getVcp", {}));

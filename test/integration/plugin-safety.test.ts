@@ -8,6 +8,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { autoName } from "../../provider/kit/fields/naming";
+import { protocol } from "../../provider/pulumi-contract/grpc-protocol";
 import { UNKNOWN } from "../../provider/pulumi-contract/sentinels";
 import { type TestEmulator, startTestEmulator } from "../helpers/emulator";
 import {
@@ -260,6 +261,15 @@ describe("a state the dynamic classes wrote (moved to the plugin by an alias)", 
   });
 });
 
+/** Sends Cancel to `plugin` once it logged a line `said` matches; resolves with when it did. */
+async function cancelOnceSaid(plugin: TestPlugin, said: RegExp): Promise<number> {
+  for (let i = 0; i < 800 && !plugin.logs.some((l) => said.test(l.message)); i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  const at = Date.now();
+  await plugin.call("cancel", new (await import("google-protobuf/google/protobuf/empty_pb")).Empty());
+  return at;
+}
+
 describe("Cancel", () => {
   it("cancels the runtime: the kit's waits see it aborted", async () => {
     const other = await startTestPlugin();
@@ -272,6 +282,47 @@ describe("Cancel", () => {
       await other.close();
     }
   });
+
+  it("ends a function's call the API keeps failing, between two of its retries", async () => {
+    const other = await startTestPlugin();
+    try {
+      await other.configureFor(emu);
+      await emu.setFaults({
+        rules: [{ method: "GET", path: `${emu.projectPath}/vpcs$`, count: 20, status: 503 }],
+      });
+      const invoking = failure(
+        other.call("invoke", new (protocol().provider.InvokeRequest)().setTok("mdb:index:listVpcs")),
+      );
+      const cancelledAt = await cancelOnceSaid(other, /\(retry 3 of 6\)$/);
+      const error = await invoking;
+      // Before, a function's calls were not held to the run's cancellation: every retry was made (about 16 s).
+      expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+      expect(error.message).toMatch(/listVpcs failed: CANCELLED: .*cancelled \(Ctrl-C\)/);
+    } finally {
+      await emu.setFaults({});
+      await other.close();
+    }
+  }, 30_000);
+
+  it("ends a check whose first look at the API (GET /auth/info) the API does not answer", async () => {
+    const other = await startTestPlugin();
+    try {
+      await other.configureFor(emu);
+      const authInfo = `${new URL(emu.url).pathname}/auth/info$`;
+      await emu.setFaults({ rules: [{ method: "GET", path: authInfo, count: 20, status: 503 }] });
+      const checking = failure(other.check(SERVICE, "probing", DB));
+      const retried = /getAuthInfo: .*\(retry 3 of 6\)$/;
+      const cancelledAt = await cancelOnceSaid(other, retried);
+      const error = await checking;
+      // Said under the resource whose check asked.
+      expect(other.logs.find((l) => retried.test(l.message))?.urn).toMatch(/::probing$/);
+      expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+      expect(error.message).toMatch(/getAuthInfo failed: CANCELLED/);
+    } finally {
+      await emu.setFaults({});
+      await other.close();
+    }
+  }, 30_000);
 
   it("ends a wait under way within a second and a half", async () => {
     const other = await startTestPlugin();

@@ -395,16 +395,58 @@ describe("a call the API does not answer at once", () => {
     expect(lines[lines.length - 1]).toMatch(new RegExp(`^done waiting for service ${state.id} to be READY`));
   }, 30_000);
 
+  /** Cancels `runtime`'s run once a call said its third retry; resolves with when it did. */
+  async function cancelAtThirdRetry(runtime: ConfigRuntime): Promise<number> {
+    for (let i = 0; i < 800 && !lines.some((l) => /\(retry 3 of 6\)$/.test(l)); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    runtime.cancel();
+    return Date.now();
+  }
+
+  /** A fault rule for the check's first look at the API (`GET /auth/info`): the first `count` answered 503. */
+  const failingAuthInfo = (count: number) => ({
+    rules: [
+      { method: "GET", path: `^${escape(`${new URL(emu.url).pathname}/auth/info`)}$`, count, status: 503 },
+    ],
+  });
+
+  it("a check's first look at the API (GET /auth/info) says its retries under the resource, then the answer", async () => {
+    await emu.setFaults(failingAuthInfo(4));
+    lines.length = 0;
+    const inputs = await (await plainRun()).check(program());
+    expect(inputs.name).toBe(program().name);
+    // Before, a preview against an API that did not answer sat silent until the check failed (11 s).
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^getAuthInfo: the API answered HTTP 503; trying again in \S+ m?s \(retry 3 of 6\)$/,
+      ),
+      expect.stringMatching(
+        /^getAuthInfo: the API answered HTTP 503; trying again in \S+ m?s \(retry 4 of 6\)$/,
+      ),
+      "getAuthInfo: the API answered at attempt 5",
+    ]);
+  }, 30_000);
+
+  it("a check whose first look the API does not answer ends on Ctrl-C, saying it was cancelled", async () => {
+    await emu.setFaults(failingAuthInfo(20));
+    lines.length = 0;
+    const run = await plainRun();
+    const checking = errorOf(run.check(program()));
+    const cancelledAt = await cancelAtThirdRetry(run.runtime);
+    const error = await checking;
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+    // The run's cancellation, not an API that cannot be reached (which would name mdb:apiUrl).
+    expect(error.message).toMatch(/getAuthInfo failed: CANCELLED: .*cancelled \(Ctrl-C\)/);
+    expect(error.message).not.toMatch(/cannot reach the API/);
+  }, 30_000);
+
   it("a refresh's read the API keeps failing ends on Ctrl-C, between two of its retries", async () => {
     const state = await (await plainRun()).create(program());
     await emu.setFaults(failingGets(state.id, 20));
     lines.length = 0;
     const second = await plainRun();
     const reading = errorOf(second.read(state.id, state.outs));
-    for (let i = 0; i < 800 && !lines.some((l) => /\(retry 3 of 6\)$/.test(l)); i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    const cancelledAt = Date.now();
-    second.runtime.cancel();
+    const cancelledAt = await cancelAtThirdRetry(second.runtime);
     const error = await reading;
     // Before, a read was not held to the run's cancellation: it made every retry (about 16 s).
     expect(Date.now() - cancelledAt).toBeLessThan(1_000);

@@ -56,7 +56,10 @@ export function invokeRpcs(ctx: PluginContext) {
         );
       const args = received(request.getArgs());
       // One plugin per process: its runtime is the functions' (set with each call, for tests running several).
-      useFunctionsSession(() => ctx.runtime.session());
+      useFunctionsSession(() => ctx.runtime.session(), {
+        log: (line) => ctx.runtime.log(line),
+        signal: ctx.runtime.cancellation,
+      });
       const declared = DECLARATIONS[fn.name as keyof typeof DECLARATIONS].result;
       const result = resultObject(fn.name, inNumberForm(declared, await fn.call(args.props)));
       const secret = args.secrets.size > 0 ? Object.keys(result) : [];

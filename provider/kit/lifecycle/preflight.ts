@@ -18,8 +18,10 @@
 import { API_PREFIX } from "../../client/base-url";
 import { MdbApiError } from "../../client/errors";
 import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../../config";
+import type { MdbApi } from "../../client/api";
 import type { Runtime } from "../context";
 import { type CheckFailure, isUnknown } from "../fields/check";
+import { isCancellation } from "./cancel";
 
 /** One resource-level failure (no property) per configuration problem; none when it is usable. */
 export function configFailures(runtime: Runtime): CheckFailure[] {
@@ -111,13 +113,18 @@ function accessFailure(
  * Asks the API once: whether it is the API and knows the key (`GET /auth/info`), then, for a
  * project other than the key's own, whether the key reaches it (a list in that project).
  */
-async function probe(runtime: Runtime, settings: ProviderConfig, own: string | undefined): Promise<Access> {
+async function probe(
+  runtime: Runtime,
+  settings: ProviderConfig,
+  own: string | undefined,
+  api: MdbApi,
+): Promise<Access> {
   const projectId = own ?? settings.projectId;
-  const session = runtime.session();
   let keyProject: string;
   try {
-    keyProject = await session.keyProjectId();
+    keyProject = await runtime.session().keyProjectId(api);
   } catch (error) {
+    if (isCancellation(error)) throw error;
     // The one call every key may make: what it answers tells the URL and the key.
     const access =
       notTheApi(error, settings) ??
@@ -135,7 +142,7 @@ async function probe(runtime: Runtime, settings: ProviderConfig, own: string | u
   if (projectId === undefined || projectId === keyProject) return { projectId: projectId ?? keyProject };
   try {
     // The API answered: what the list answers is about the project, never the URL.
-    await session.api.listVpcs(projectId);
+    await api.listVpcs(projectId);
     return { projectId };
   } catch (error) {
     const access = accessFailure(error, settings, projectId, own);
@@ -148,9 +155,15 @@ async function probe(runtime: Runtime, settings: ProviderConfig, own: string | u
  * Whether the configured key reaches the project of a resource whose `projectId` input is
  * `projectInput` (absent: the configured project, else the key's own). Undefined while that
  * input is unknown (preview). An answer other than 401, 403 or none at all says nothing about
- * the settings: it is reported as progress and not held against the program.
+ * the settings: it is reported as progress and not held against the program. The calls go
+ * through `api`, the view of the check that asks (held to the run's cancellation, which ends the
+ * check; its retries said under that resource while the API does not answer).
  */
-export async function checkAccess(runtime: Runtime, projectInput: unknown): Promise<Access | undefined> {
+export async function checkAccess(
+  runtime: Runtime,
+  projectInput: unknown,
+  api: MdbApi,
+): Promise<Access | undefined> {
   if (isUnknown(projectInput)) return undefined;
   const own = typeof projectInput === "string" ? projectInput.trim() : undefined;
   const settings = resolveConfig(runtime.configSource());
@@ -159,7 +172,7 @@ export async function checkAccess(runtime: Runtime, projectInput: unknown): Prom
   const key = [settings.apiUrl, settings.publicKey, settings.secretKey, settings.projectId, own].join("\n");
   let access = accessCache.get(key);
   if (!access) {
-    access = probe(runtime, settings, own);
+    access = probe(runtime, settings, own, api);
     accessCache.set(key, access);
   }
   try {
@@ -168,6 +181,7 @@ export async function checkAccess(runtime: Runtime, projectInput: unknown): Prom
     return found;
   } catch (error) {
     accessCache.delete(key);
+    if (isCancellation(error)) throw error;
     runtime.log(`could not check access to the API before changes: ${(error as Error).message}`);
     return undefined;
   }

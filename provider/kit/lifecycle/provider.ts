@@ -51,12 +51,14 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   type I = InputsOf<F>;
   type O = OutputsOf<F>;
   const spec = specOf(def);
+  /** The API as a call about one resource uses it: held to the run's cancellation, its retries said to `log`. */
+  const apiFor = (log: (line: string) => void) => apiView(runtime.session().api, runtime.cancellation, log);
   /** What an operation works with: the session's client, the call's progress, the runtime's clock. */
   const opContext = (ref: ResourceRef<P>, deadline: number, call: CallContext): OpContext<P> => {
     const session = runtime.session();
     const signal = runtime.cancellation;
     return {
-      api: apiView(session.api, signal, call.log),
+      api: apiFor(call.log),
       adoptExisting: session.adoptExisting,
       log: call.log,
       clock: runtime.clock,
@@ -66,7 +68,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       unexpectedStatusMs: session.unexpectedStatusMs,
     };
   };
-  const resolveProjectId = (own?: string) => runtime.session().projectId(own);
+  /** The project of a resource (`own`, else the configured one, else the key's, asked through {@link apiFor}). */
+  const resolveProjectId = (own: string | undefined, log: (line: string) => void) =>
+    runtime.session().projectId(own, apiFor(log));
   const parse = (raw: Props) => parseInputs(spec.inputs, raw) as I;
   /** The outputs of `record`: what the field table reads of it and remembers, and what derives from those. */
   const outputsOf = (record: R, ref: ResourceRef<P>, memory: Partial<O>): O => {
@@ -111,7 +115,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   async function createRequest(want: I, raw: Props, call: CallContext, deadline = Number.POSITIVE_INFINITY) {
     const wanted = want as Props;
     const parents = Object.fromEntries(spec.id.parts.slice(0, -1).map((p) => [p, wanted[p]]));
-    const projectId = await resolveProjectId(wanted.projectId as string | undefined);
+    const projectId = await resolveProjectId(wanted.projectId as string | undefined, call.log);
     const parent = { ...parents, projectId } as ResourceRef<P>;
     return {
       ctx: opContext(parent, deadline, call),
@@ -123,9 +127,10 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
   }
 
   /** Where the resource `id` lives: its parts, and the project from the id, else the state. */
-  async function refOf(id: string, props: Props): Promise<ResourceRef<P>> {
+  async function refOf(id: string, props: Props, call: CallContext): Promise<ResourceRef<P>> {
     const parsed = parseResourceId(spec.id, id, props as Partial<Record<P, unknown>>);
-    const projectId = await resolveProjectId(parsed.projectId ?? (props.projectId as string | undefined));
+    const own = parsed.projectId ?? (props.projectId as string | undefined);
+    const projectId = await resolveProjectId(own, call.log);
     return { ...parsed, projectId } as ResourceRef<P>;
   }
 
@@ -166,8 +171,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
 
   /** Read-only access to the API in the project of the state `olds`, for a preview's words. */
   const lookupsOf = (olds: Props, log: (line: string) => void) => async () => ({
-    api: apiView(runtime.session().api, runtime.cancellation, log),
-    projectId: await resolveProjectId(olds.projectId as string | undefined),
+    api: apiFor(log),
+    projectId: await resolveProjectId(olds.projectId as string | undefined, log),
   });
 
   /** Says what `up` does when Pulumi replaces resource `name`, whose diff found in-place changes. */
@@ -188,10 +193,12 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async check(olds, news, call) {
       const facts = { ...spec, secretInputs: call.secretInputs };
       const checked = withAbsent(checkInputs(spec.inputs, news, facts));
-      if (!runtime.liveChecks()) return checked;
+      // A run already cancelled asks the API nothing more: the inputs are judged, and the create or
+      // update that would follow refuses, saying nothing was sent (cancel.ts).
+      if (!runtime.liveChecks() || runtime.cancellation?.aborted) return checked;
       const failures = [...checked.failures, ...configFailures(runtime)];
       if (failures.length > 0) return { inputs: checked.inputs, failures };
-      const access = await checkAccess(runtime, news.projectId);
+      const access = await checkAccess(runtime, news.projectId, apiFor(call.log));
       if (access && "failure" in access)
         return { inputs: checked.inputs, failures: withoutPrintedValues([access.failure], facts) };
       if (!access) return checked;
@@ -200,7 +207,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       if (twin) return { inputs: checked.inputs, failures: withoutPrintedValues([twin], facts) };
       try {
         const want = checked.inputs as I;
-        const api = apiView(runtime.session().api, runtime.cancellation, call.log);
+        const api = apiFor(call.log);
         const lookup = { api, projectId: access.projectId, run: runtime.holds?.() };
         const found = (await ops.verify?.(lookup, want, olds)) ?? [];
         // Only a new resource's name can be taken (taken.ts): an update's check builds nothing for it.
@@ -326,8 +333,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
 
     async read(id, props, call) {
       const olds = given(props);
-      const ref = await refOf(id, olds);
-      const record = await ops.find(apiView(runtime.session().api, runtime.cancellation, call.log), ref);
+      const ref = await refOf(id, olds, call);
+      const record = await ops.find(apiFor(call.log), ref);
       if (record === undefined) return {};
       const full = withOwn(ref, record);
       const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);
@@ -351,7 +358,11 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async update(id, state, news, call) {
       const olds = given(state);
       const want = parse(news);
-      const ctx = opContext(await refOf(id, olds), deadlineOf(call, "update", runtime.clock.now()), call);
+      const ctx = opContext(
+        await refOf(id, olds, call),
+        deadlineOf(call, "update", runtime.clock.now()),
+        call,
+      );
       const memory = remember({ olds, want });
       hold(id, "updated", call);
       const observed = (record: R) => stored(inProgramWords(outputsOf(record, ctx.ref, memory), news), news);
@@ -394,7 +405,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         return;
       }
       refuseIfProtected({ label: spec.label, id, props }, call.name);
-      const ref = await refOf(id, props);
+      const ref = await refOf(id, props, call);
       const ctx = opContext(ref, deadlineOf(call, "delete", runtime.clock.now()), call);
       const api = ctx.api;
       const what = `${spec.label} ${ownId(spec.id, ref)}`;
