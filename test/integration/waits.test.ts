@@ -289,6 +289,10 @@ describe("a cancelled run (Ctrl-C)", () => {
     expect(result.message).toBe("cancelled (Ctrl-C) before creating service orders-db: nothing was sent");
     expect(result.id).toBeUndefined();
     expect(calls).toEqual([]);
+    // Not even a look: the check of a cancelled run asks the API nothing (GET /auth/info before).
+    expect(
+      (await emu.requests()).map((r: { method: string; path: string }) => `${r.method} ${r.path}`),
+    ).toEqual([]);
   });
 
   it("ends an update between its calls: the next call is not sent; the next up sends only what is left", async () => {

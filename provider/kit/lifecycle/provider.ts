@@ -193,11 +193,12 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     async check(olds, news, call) {
       const facts = { ...spec, secretInputs: call.secretInputs };
       const checked = withAbsent(checkInputs(spec.inputs, news, facts));
-      // A run already cancelled asks the API nothing more: the inputs are judged, and the create or
-      // update that would follow refuses, saying nothing was sent (cancel.ts).
-      if (!runtime.liveChecks() || runtime.cancellation?.aborted) return checked;
+      if (!runtime.liveChecks()) return checked;
       const failures = [...checked.failures, ...configFailures(runtime)];
       if (failures.length > 0) return { inputs: checked.inputs, failures };
+      // A run already cancelled asks the API nothing more: the inputs and settings are judged, and
+      // the create or update that would follow refuses, saying nothing was sent (cancel.ts).
+      if (runtime.cancellation?.aborted) return checked;
       const access = await checkAccess(runtime, news.projectId, apiFor(call.log));
       if (access && "failure" in access)
         return { inputs: checked.inputs, failures: withoutPrintedValues([access.failure], facts) };
