@@ -85,7 +85,17 @@ export interface RetryReport {
   /** Before each retry's pause; true when it said something of it. */
   retrying(info: RetryInfo): boolean;
   /** When an answer came after `attempts` requests, and `retrying` said something of the call. */
-  answered(info: { operation: string; resourceId?: string; attempts: number }): void;
+  answered(info: RetryAnswer): void;
+}
+
+/** The answer that ended a call's retries: the call, and how many requests it took. */
+export interface RetryAnswer {
+  /** Name of the operation (`getService`). */
+  operation: string;
+  /** Id of the resource the call concerns, when it names one. */
+  resourceId?: string;
+  /** Requests sent, the one answered included. */
+  attempts: number;
 }
 
 /**

@@ -270,64 +270,68 @@ async function cancelOnceSaid(plugin: TestPlugin, said: RegExp): Promise<number>
   return at;
 }
 
+/**
+ * Runs `test` on a plugin of its own, configured for the emulator (Cancel ends that plugin's run
+ * for good), then clears the emulator's faults and stops the plugin.
+ */
+async function withOwnPlugin(test: (other: TestPlugin) => Promise<void>): Promise<void> {
+  const other = await startTestPlugin();
+  try {
+    await other.configureFor(emu);
+    await test(other);
+  } finally {
+    await emu.setFaults({});
+    await other.close();
+  }
+}
+
 describe("Cancel", () => {
-  it("cancels the runtime: the kit's waits see it aborted", async () => {
-    const other = await startTestPlugin();
-    try {
-      await other.configureFor(emu);
+  it("cancels the runtime: the kit's waits see it aborted", () =>
+    withOwnPlugin(async (other) => {
       expect(other.server.context.runtime.cancellation.aborted).toBe(false);
       await other.call("cancel", new (await import("google-protobuf/google/protobuf/empty_pb")).Empty());
       expect(other.server.context.runtime.cancellation.aborted).toBe(true);
-    } finally {
-      await other.close();
-    }
-  });
+    }));
 
-  it("ends a function's call the API keeps failing, between two of its retries", async () => {
-    const other = await startTestPlugin();
-    try {
-      await other.configureFor(emu);
-      await emu.setFaults({
-        rules: [{ method: "GET", path: `${emu.projectPath}/vpcs$`, count: 20, status: 503 }],
-      });
-      const invoking = failure(
-        other.call("invoke", new (protocol().provider.InvokeRequest)().setTok("mdb:index:listVpcs")),
-      );
-      const cancelledAt = await cancelOnceSaid(other, /\(retry 3 of 6\)$/);
-      const error = await invoking;
-      // Before, a function's calls were not held to the run's cancellation: every retry was made (about 16 s).
-      expect(Date.now() - cancelledAt).toBeLessThan(1_000);
-      expect(error.message).toMatch(/listVpcs failed: CANCELLED: .*cancelled \(Ctrl-C\)/);
-    } finally {
-      await emu.setFaults({});
-      await other.close();
-    }
-  }, 30_000);
+  it(
+    "ends a function's call the API keeps failing, between two of its retries",
+    () =>
+      withOwnPlugin(async (other) => {
+        await emu.setFaults({
+          rules: [{ method: "GET", path: `${emu.projectPath}/vpcs$`, count: 20, status: 503 }],
+        });
+        const invoking = failure(
+          other.call("invoke", new (protocol().provider.InvokeRequest)().setTok("mdb:index:listVpcs")),
+        );
+        const cancelledAt = await cancelOnceSaid(other, /\(retry 3 of 6\)$/);
+        const error = await invoking;
+        // Before, a function's calls were not held to the run's cancellation: every retry was made (about 16 s).
+        expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+        expect(error.message).toMatch(/listVpcs failed: CANCELLED: .*cancelled \(Ctrl-C\)/);
+      }),
+    30_000,
+  );
 
-  it("ends a check whose first look at the API (GET /auth/info) the API does not answer", async () => {
-    const other = await startTestPlugin();
-    try {
-      await other.configureFor(emu);
-      const authInfo = `${new URL(emu.url).pathname}/auth/info$`;
-      await emu.setFaults({ rules: [{ method: "GET", path: authInfo, count: 20, status: 503 }] });
-      const checking = failure(other.check(SERVICE, "probing", DB));
-      const retried = /getAuthInfo: .*\(retry 3 of 6\)$/;
-      const cancelledAt = await cancelOnceSaid(other, retried);
-      const error = await checking;
-      // Said under the resource whose check asked.
-      expect(other.logs.find((l) => retried.test(l.message))?.urn).toMatch(/::probing$/);
-      expect(Date.now() - cancelledAt).toBeLessThan(1_000);
-      expect(error.message).toMatch(/getAuthInfo failed: CANCELLED/);
-    } finally {
-      await emu.setFaults({});
-      await other.close();
-    }
-  }, 30_000);
+  it(
+    "ends a check whose first look at the API (GET /auth/info) the API does not answer",
+    () =>
+      withOwnPlugin(async (other) => {
+        const authInfo = `${new URL(emu.url).pathname}/auth/info$`;
+        await emu.setFaults({ rules: [{ method: "GET", path: authInfo, count: 20, status: 503 }] });
+        const checking = failure(other.check(SERVICE, "probing", DB));
+        const retried = /getAuthInfo: .*\(retry 3 of 6\)$/;
+        const cancelledAt = await cancelOnceSaid(other, retried);
+        const error = await checking;
+        // Said under the resource whose check asked.
+        expect(other.logs.find((l) => retried.test(l.message))?.urn).toMatch(/::probing$/);
+        expect(Date.now() - cancelledAt).toBeLessThan(1_000);
+        expect(error.message).toMatch(/getAuthInfo failed: CANCELLED/);
+      }),
+    30_000,
+  );
 
-  it("ends a wait under way within a second and a half", async () => {
-    const other = await startTestPlugin();
-    try {
-      await other.configureFor(emu);
+  it("ends a wait under way within a second and a half", () =>
+    withOwnPlugin(async (other) => {
       const { inputs } = await other.check(SERVICE, "waiting", DB);
       const started = Date.now();
       const create = emu.withTransitionMs(
@@ -338,8 +342,5 @@ describe("Cancel", () => {
       await other.call("cancel", new (await import("google-protobuf/google/protobuf/empty_pb")).Empty());
       await create;
       expect(Date.now() - started).toBeLessThan(1800);
-    } finally {
-      await other.close();
-    }
-  });
+    }));
 });

@@ -4,7 +4,7 @@
  * expect for too long, a cancelled run), with what to do next for a create, an update or a delete.
  * Both faces print these words (the kit makes them).
  */
-import type { RetryInfo } from "../../client/http-options";
+import type { RetryAnswer, RetryInfo } from "../../client/http-options";
 import { describeWaitSetting } from "../lifecycle/wait-limits";
 
 /**
@@ -40,7 +40,7 @@ export function retryLine(info: RetryInfo): string {
 }
 
 /** The progress line of a repeated call that got its answer: `getService (q1w2e3r4t5): the API answered at attempt 3`. */
-export function answeredLine(info: { operation: string; resourceId?: string; attempts: number }): string {
+export function answeredLine(info: RetryAnswer): string {
   return `${callName(info.operation, info.resourceId)}: the API answered at attempt ${info.attempts}`;
 }
 
