@@ -18,8 +18,15 @@ const TRANSIENT_CONTENTS = new Set([
   "pg_subtrans",
 ]);
 
+/**
+ * File in a service's data directory: the SCRAM verifier its user last took from the service's
+ * record (see `manager.ts`). Never copied, so a fork's or a remade folder's user takes its own.
+ */
+export const PASSWORD_TAKEN_FILE = "mdb-password-taken";
+
 /** Files of a data directory that belong to the running server or to one recovery only. */
 const PRIVATE_FILES = new Set([
+  PASSWORD_TAKEN_FILE,
   "postmaster.pid",
   "postmaster.opts",
   "standby.signal",

@@ -5,15 +5,16 @@
  * on each, provision.ts makes the data folders, restore.ts brings them back at start.
  *
  * What each server must end up as is kept in its record (`server`: the password's SCRAM verifier,
- * where its data come from), never in this process alone: the password is set again at every
- * start of a server, and a folder is made whole or not at all, so a `kill -9` at any step leaves
- * nothing a restart cannot finish (docs/emulator.md#after-a-crash).
+ * where its data come from), never in this process alone: every start of a server gives its user
+ * the recorded password unless its data folder says it took that one already (so a password set
+ * inside the database stays, as on the vendor's service), and a folder is made whole or not at all,
+ * so a `kill -9` at any step leaves nothing a restart cannot finish (docs/emulator.md#after-a-crash).
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { EndpointData, ReplicaSetData, ServiceData, ServerOrigin } from "../store";
 import { readBase } from "./backup";
-import { chownTree, isMade, removeTreeAsync } from "./files";
+import { PASSWORD_TAKEN_FILE, chownTree, isMade, removeTreeAsync } from "./files";
 import type { DatabaseHooks, ForkSource } from "./hooks";
 import { Pooler } from "./pooler";
 import { checkPortFree } from "./processes";
@@ -24,6 +25,7 @@ import { isScramVerifier, scramVerifier } from "./scram";
 import { releaseDataDir } from "./server-process";
 import { SERVICE_USER, type Template } from "./template";
 import { reached } from "./test-hooks";
+import writeFileAtomic from "write-file-atomic";
 import { DATABASE_HOST, Servers, type Db } from "./work";
 import type { Engine } from "./engine";
 
@@ -117,7 +119,7 @@ export class DatabaseManager implements DatabaseHooks {
     const db = this.servers.dbs.get(service.service_id);
     if (!db) return;
     db.verifier = verifier;
-    // A stopped server takes it at its next start, as every start sets the recorded verifier.
+    // A stopped server takes it at its next start: its folder says it took an older one.
     this.servers.track(
       this.servers.enqueue(db, "updatePassword", async () => {
         if (db.server.running) await this.setPassword(db);
@@ -283,14 +285,23 @@ export class DatabaseManager implements DatabaseHooks {
     });
   }
 
-  /** Gives the service's user its recorded password (a pre-hashed SCRAM verifier). */
+  /**
+   * Gives the service's user its recorded password (a pre-hashed SCRAM verifier), unless its data
+   * folder took that one already: a password the user set inside the database since (`ALTER ROLE`,
+   * psql's `\password`) then stays through restarts, resizes and a crash of the emulator, and only
+   * a new one from the API (updatePassword) replaces it. The folder notes what it took after the
+   * change, so a crash in between sets the same password again at the next start.
+   */
   private async setPassword(db: Db): Promise<void> {
     const verifier = db.verifier;
     if (verifier === undefined) return; // a record of an earlier release: its password stays as it is
     if (!isScramVerifier(verifier)) throw new Error(`the recorded password verifier of ${db.id} is damaged`);
+    const taken = path.join(db.server.dataDir, PASSWORD_TAKEN_FILE);
+    if (readIfThere(taken) === verifier) return;
     await this.servers.withAdmin(db, (admin) =>
       admin.query(`ALTER ROLE ${SERVICE_USER} PASSWORD '${verifier}'`),
     );
+    writeFileAtomic.sync(taken, verifier, { mode: 0o600, chown: this.parts.engine.runAs });
   }
 
   private pooler(db: Db, listen: boolean, enabled: boolean): EndpointData | null {
@@ -330,4 +341,13 @@ function originOf(service: ServiceData): ServerOrigin {
 /** The WAL archive beside the data folder (`archive_command` copies to `../wal-archive`). */
 function mkdirArchive(db: Db): void {
   mkdirSync(path.join(db.dir, "wal-archive"), { recursive: true });
+}
+
+/** The text of `file`, or undefined when there is none. */
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
 }

@@ -10,6 +10,7 @@ import { openApiDocument } from "../../api/openapi";
 import { startEmulator, type Emulator } from "../../emulator";
 import { scramVerifier } from "../../emulator/databases/scram";
 import { speak } from "../../emulator/dialect";
+import { SERVICE_USER } from "../../emulator/databases/template";
 import { Client } from "pg";
 import {
   call,
@@ -271,6 +272,44 @@ test("with a state file the databases survive an emulator restart, and no server
   const again = await connect(service.endpoint, service.password);
   expect(await rows(again)).toEqual([42]);
   await again.end();
+});
+
+test("a password set inside the database stays through a resize, a stop and start and an emulator restart, until updatePassword", async () => {
+  const service = await createService("own-password");
+  const own = "set-in-psql-1";
+  const user = await connect(service.endpoint, service.password);
+  await user.query(`ALTER ROLE ${SERVICE_USER} PASSWORD '${own}'`);
+  await user.end();
+  const onlyOwn = async (): Promise<void> => {
+    expect(await connectError(service.endpoint, own)).toBeUndefined();
+    expect(await connectError(service.endpoint, service.password)).toMatch(/password authentication failed/);
+  };
+  await onlyOwn();
+  expect(
+    (await call(emulator, "POST", `/services/${service.id}/resize`, { cpu_millis: "1000", memory_gbs: "4" }))
+      .status,
+  ).toBe(202);
+  expect((await ready(service.id)).status).toBe("READY");
+  await onlyOwn();
+  await call(emulator, "POST", `/services/${service.id}/stop`);
+  expect((await ready(service.id)).status).toBe("PAUSED");
+  await call(emulator, "POST", `/services/${service.id}/start`);
+  expect((await ready(service.id)).status).toBe("READY");
+  await onlyOwn();
+  await emulator.close();
+  emulator = await startEmulator({ transitionMs: 50, stateFile, databases: true });
+  await until(
+    () => connectError(service.endpoint, own),
+    (e) => e === undefined,
+    10_000,
+  );
+  await onlyOwn();
+  expect(
+    (await call(emulator, "POST", `/services/${service.id}/updatePassword`, { password: "from-the-api-1" }))
+      .status,
+  ).toBe(204);
+  expect(await connectError(service.endpoint, "from-the-api-1")).toBeUndefined();
+  expect(await connectError(service.endpoint, own)).toMatch(/password authentication failed/);
 });
 
 test("a server that cannot start puts the service in UNSTABLE, never a hang, and its answers say why", async () => {
