@@ -5,12 +5,14 @@
  * SIGKILL, and started again on the same state file. Then, within 10 s of the restart, every service
  * is in the state its record says, answers its own password (never another's) and holds its own
  * rows; none is UNSTABLE; and no server outlives the emulator's clean stop. Each step of create, fork
- * (NOW, LAST_SNAPSHOT, PITR), the restore at start, resize, stop, start, updatePassword, delete and
- * a replica set's create is one case. The times to converge are printed at the end.
+ * (NOW, LAST_SNAPSHOT, PITR), the restore at start, resize (also of a service whose password was set
+ * inside the database), stop, start, updatePassword, delete and a replica set's create is one case.
+ * The times to converge are printed at the end.
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { SERVICE_USER } from "../../emulator/databases/template";
 import { CliProcess, ensureBuilt } from "../helpers/cli-process";
 import { connect, connectError, portOpen, postgresUnder, rows, until } from "./databases-helpers";
 
@@ -385,6 +387,34 @@ test("resize, killed with the server stopped: READY at the new size, with its ro
         resources: Array<{ spec: { cpu_millis: number } }>;
       }>;
       expect(list[0].resources[0].spec.cpu_millis).toBe(1000);
+    },
+  });
+  await stops(cli);
+});
+
+test("a password set inside the database, then a resize killed with the server stopped: that password opens it, the API's is refused", async () => {
+  const cli = await crash({
+    point: "restart:stopped",
+    title: "resize after ALTER ROLE",
+    act: async (armed, held) => {
+      const own = await service(armed, "own-password", [8]);
+      const client = await connect(own.endpoint, own.password);
+      await client.query(`ALTER ROLE ${SERVICE_USER} PASSWORD 'set-in-psql-1'`);
+      await client.end();
+      expect(
+        (await api(armed, "POST", `/services/${own.id}/resize`, { cpu_millis: "1000", memory_gbs: "4" }))
+          .status,
+      ).toBe(202);
+      await held();
+      return [
+        {
+          name: "own-password",
+          status: "READY",
+          password: "set-in-psql-1",
+          refused: [own.password],
+          rows: [8],
+        },
+      ];
     },
   });
   await stops(cli);
