@@ -25,6 +25,7 @@ import { isScramVerifier, scramVerifier } from "./scram";
 import { releaseDataDir } from "./server-process";
 import { SERVICE_USER, type Template } from "./template";
 import { reached } from "./test-hooks";
+import { addVendorWords } from "./vendor-words";
 import writeFileAtomic from "write-file-atomic";
 import { DATABASE_HOST, Servers, type Db } from "./work";
 import type { Engine } from "./engine";
@@ -239,6 +240,8 @@ export class DatabaseManager implements DatabaseHooks {
     if (!db.standby) {
       // A point-in-time fork is promoted by now: its recovery settings are spent.
       writeFileSync(path.join(db.server.dataDir, "mdb-recovery.conf"), "");
+      // A create's copy of the template has them; a server of an earlier release may not.
+      if (what !== "create") await this.withVendorWords(db);
       await this.setPassword(db);
     }
     if (db.pooler) await this.listenPooler(db, db.pooler);
@@ -283,6 +286,18 @@ export class DatabaseManager implements DatabaseHooks {
       await reached("restart:stopped", db.id, this.parts.log);
       await this.bringUp(db, "restart");
     });
+  }
+
+  /** The vendor's database words in a server made before them (a standby follows its primary's). */
+  private async withVendorWords(db: Db): Promise<void> {
+    const added = await addVendorWords(
+      (database, use) => this.servers.withAdmin(db, use, database),
+      SERVICE_USER,
+    );
+    if (added.length > 0)
+      this.parts.log(
+        `database ${db.id}: made before the vendor's database words; added to ${added.join(", ")}`,
+      );
   }
 
   /**

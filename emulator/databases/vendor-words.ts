@@ -16,9 +16,11 @@
  *   vendor's extension lets it.
  *
  * Installed once into the template (template.ts), in `template1` and `postgres`: every database
- * created afterwards, the service's `tsdb` included, is a copy of `template1` and carries them.
+ * created afterwards, the service's `tsdb` included, is a copy of `template1` and carries them. A
+ * service made by a release before them gets them at a later start of its server
+ * ({@link addVendorWords}).
  */
-import { runProgram, type Engine } from "./engine";
+import { runProgram, type Engine, type SqlClient } from "./engine";
 
 /** The vendor's setting that makes one connection read-only, from its startup packet. */
 export const READ_ONLY_CONNECTION_SETTING = "tsdb_admin.read_only_connection";
@@ -107,4 +109,48 @@ export async function installVendorWords(engine: Engine, dataDir: string, owner:
       script,
     );
   }
+}
+
+/** A superuser session on one database of a running server, for the length of `use`. */
+export type AdminOn = <T>(database: string, use: (admin: SqlClient) => Promise<T>) => Promise<T>;
+
+/** Whether the database `admin` is on has the vendor's words. */
+async function hasVendorWords(admin: SqlClient): Promise<boolean> {
+  const found = await admin.query("SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1", [
+    VENDOR_FUNCTIONS_SCHEMA,
+  ]);
+  return found.rows.length > 0;
+}
+
+/**
+ * Adds the vendor's words to a running server made before them (a service of an earlier release,
+ * or a fork of one): into every database that takes connections and lacks them, `template1`
+ * included, each in one transaction of superuser statements. Nothing is done when `postgres` has
+ * them (the template put them there, so the server has them everywhere). Returns the databases
+ * they were added to. `owner` is the service's user.
+ */
+export async function addVendorWords(adminOn: AdminOn, owner: string): Promise<string[]> {
+  if (await adminOn("postgres", hasVendorWords)) return [];
+  const databases = await adminOn("postgres", async (admin) =>
+    (
+      await admin.query("SELECT datname FROM pg_catalog.pg_database WHERE datallowconn ORDER BY datname")
+    ).rows.map((row) => String(row.datname)),
+  );
+  const added: string[] = [];
+  for (const database of databases) {
+    const done = await adminOn(database, async (admin) => {
+      if (await hasVendorWords(admin)) return false;
+      await admin.query("BEGIN");
+      try {
+        for (const statement of vendorWordsSql(owner)) await admin.query(statement);
+        await admin.query("COMMIT");
+      } catch (error) {
+        await admin.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      }
+      return true;
+    });
+    if (done) added.push(database);
+  }
+  return added;
 }

@@ -149,14 +149,14 @@ export class Servers {
     this.log(`database ${db.id}: ${db.failure}`);
   }
 
-  /** A superuser session on the record's server for the length of `use`. */
-  async withAdmin<T>(db: Db, use: (admin: SqlClient) => Promise<T>): Promise<T> {
+  /** A superuser session on the record's server, on `database` (default `postgres`), for the length of `use`. */
+  async withAdmin<T>(db: Db, use: (admin: SqlClient) => Promise<T>, database = "postgres"): Promise<T> {
     const admin = this.engine.client({
       host: DATABASE_HOST,
       port: db.server.port,
       user: SUPERUSER,
       password: this.superuserPassword,
-      database: "postgres",
+      database,
     });
     await admin.connect();
     try {

@@ -11,13 +11,16 @@
  *   [IN ROLE "R", ...]` then `ALTER ROLE "N" SET tsdb_admin.read_only_role = true`; with it,
  *   `SELECT timescale_functions.create_bare_readonly_role($1, $2)`, `SELECT
  *   timescale_functions.grant_tsdbadmin_to_role($1)`, then `GRANT "R" TO "N"` for each other role;
- * - a read replica set id read through `GET /services/{id}` (its endpoint, `forked_from`).
+ * - a read replica set id read through `GET /services/{id}` (its endpoint, `forked_from`);
+ * - a service made before these words (its databases without them, as an earlier release's
+ *   template made them) gets them at the emulator's next start.
  */
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { startEmulator, type Emulator } from "../../emulator";
+import { SUPERUSER } from "../../emulator/databases/template";
 import { call, until, type AnswerBody } from "./databases-helpers";
 
 jest.setTimeout(120_000);
@@ -243,5 +246,81 @@ describe("a read replica set read through GET /services/{replica set id}", () =>
       (r) => r.rows[0].n >= 3,
     );
     await client.end();
+  });
+});
+
+describe("a service made before these words (by an earlier release)", () => {
+  it("gets them at the emulator's next start, in its databases and in those made later", async () => {
+    const created = await call(emulator, "POST", "/services", {
+      name: "older",
+      cpu_millis: "500",
+      memory_gbs: "2",
+    });
+    const ready = await settled(`/services/${created.body.service_id}`, (s) => s.status === "READY");
+    const older = { endpoint: ready.endpoint as Endpoint, password: created.body.initial_password as string };
+    // What an earlier release's template made: no schema, no login trigger, no grant.
+    const superuser = (database: string) =>
+      new Client({
+        host: older.endpoint.host,
+        port: older.endpoint.port,
+        user: SUPERUSER,
+        password: emulator.databases!.manager.parts.template.superuserPassword,
+        database,
+      });
+    for (const database of ["template1", "postgres", "tsdb"]) {
+      const admin = superuser(database);
+      await admin.connect();
+      await admin.query("DROP EVENT TRIGGER tsdb_admin_read_only; DROP SCHEMA timescale_functions CASCADE");
+      if (database === "postgres")
+        await admin.query("REVOKE SET ON PARAMETER tsdb_admin.read_only_role FROM tsdbadmin");
+      await admin.end();
+    }
+    const readOnlyUri = cliUri(older.endpoint, "tsdbadmin", older.password, true);
+    const writer = await open(cliUri(older.endpoint, "tsdbadmin", older.password));
+    await writer.query("CREATE TABLE words (x int); INSERT INTO words VALUES (1)");
+    await writer.end();
+    expect((await abilities(readOnlyUri)).insert).toBe("ok"); // the gap an upgrade met
+
+    await emulator.close();
+    emulator = await startEmulator({
+      dialect: "vendor",
+      transitionMs: 50,
+      stateFile: path.join(dir, "state.json"),
+      databases: true,
+    });
+    // Added once the server is up again (its first start by this release): within seconds.
+    const hasWords = async (): Promise<boolean> => {
+      const client = await open(cliUri(older.endpoint, "tsdbadmin", older.password));
+      try {
+        const found = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = 'timescale_functions'");
+        return found.rows.length === 1;
+      } finally {
+        await client.end();
+      }
+    };
+    await until(
+      () => hasWords().catch(() => false),
+      (has) => has,
+      10_000,
+    );
+    expect(await abilities(readOnlyUri)).toEqual(READ_ONLY);
+    const admin = await open(cliUri(older.endpoint, "tsdbadmin", older.password));
+    await admin.query("SELECT timescale_functions.create_bare_readonly_role($1, $2)", [
+      "late_bare",
+      "pw-bare-12345",
+    ]);
+    await admin.query("CREATE ROLE late_own WITH LOGIN PASSWORD 'pw-own-12345'");
+    await admin.query("ALTER ROLE late_own SET tsdb_admin.read_only_role = true"); // the grant is back
+    await admin.query("GRANT SELECT, INSERT ON words TO late_bare, late_own");
+    await admin.query("CREATE DATABASE later");
+    await admin.end();
+    const later = await open(
+      cliUri(older.endpoint, "tsdbadmin", older.password).replace("/tsdb?", "/later?"),
+    );
+    const schema = await later.query("SELECT 1 FROM pg_namespace WHERE nspname = 'timescale_functions'");
+    await later.end();
+    expect(schema.rows).toHaveLength(1);
+    expect(await abilities(cliUri(older.endpoint, "late_bare", "pw-bare-12345"))).toEqual(READ_ONLY);
+    expect(await abilities(cliUri(older.endpoint, "late_own", "pw-own-12345"))).toEqual(READ_ONLY);
   });
 });
