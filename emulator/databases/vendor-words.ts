@@ -126,15 +126,16 @@ async function hasVendorWords(admin: SqlClient): Promise<boolean> {
  * Adds the vendor's words to a running server made before them (a service of an earlier release,
  * or a fork of one): into every database that takes connections and lacks them, `template1`
  * included, each in one transaction of superuser statements. Nothing is done when `postgres` has
- * them (the template put them there, so the server has them everywhere). Returns the databases
+ * them (the template put them there, so the server has them everywhere); `postgres` is done last,
+ * so a crash half-way leaves it without them and the next start finishes. Returns the databases
  * they were added to. `owner` is the service's user.
  */
 export async function addVendorWords(adminOn: AdminOn, owner: string): Promise<string[]> {
   if (await adminOn("postgres", hasVendorWords)) return [];
   const databases = await adminOn("postgres", async (admin) =>
-    (
-      await admin.query("SELECT datname FROM pg_catalog.pg_database WHERE datallowconn ORDER BY datname")
-    ).rows.map((row) => String(row.datname)),
+    (await admin.query("SELECT datname FROM pg_catalog.pg_database WHERE datallowconn ORDER BY datname")).rows
+      .map((row) => String(row.datname))
+      .sort((a, b) => Number(a === "postgres") - Number(b === "postgres")),
   );
   const added: string[] = [];
   for (const database of databases) {
