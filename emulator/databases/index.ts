@@ -16,7 +16,8 @@ import { removeTreeAsync } from "./files";
 import { lockDatabases } from "./lock";
 import { DatabaseManager } from "./manager";
 import { PortPool } from "./ports";
-import { livePostmasters } from "./server-process";
+import { Reaper } from "./reaper";
+import { livePostmasters, reapers } from "./server-process";
 import { ensureTemplate } from "./template";
 
 export type { DatabaseHooks, ForkSource } from "./hooks";
@@ -80,6 +81,9 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
     throw error;
   }
   const manager = new DatabaseManager({ engine, template, root, ports, log });
+  // What stops the servers when this process is killed outright (kill -9), which no handler sees.
+  const reaper = new Reaper(root, temporary);
+  reapers.add(reaper);
   const killAll = () => {
     for (const child of livePostmasters) child.kill("SIGQUIT");
   };
@@ -90,6 +94,8 @@ export async function startDatabases(options: DatabasesOptions = {}): Promise<Da
     root,
     close: async () => {
       await manager.close();
+      reapers.delete(reaper);
+      reaper.close();
       process.off("exit", killAll);
       unlock();
       if (temporary) await removeTreeAsync(root);

@@ -7,10 +7,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Engine } from "./engine";
+import type { Reaper } from "./reaper";
 import { alive, checkPortFree, commandLine, describeProcess } from "./processes";
 
 /** Postmasters started by this process and still running. */
 export const livePostmasters = new Set<ChildProcess>();
+
+/**
+ * The reapers of this process's emulators (`reaper.ts`), told of every postmaster started and
+ * ended; each acts only on the servers under its own root.
+ */
+export const reapers = new Set<Pick<Reaper, "started" | "ended">>();
 
 /** How long a server may take to accept connections (a PITR replay included) before it counts as failed. */
 const START_TIMEOUT_MS = 60_000;
@@ -54,6 +61,7 @@ export class ServerProcess {
     );
     this.child = child;
     livePostmasters.add(child);
+    for (const reaper of reapers) reaper.started(child.pid);
     const ready = standby ? /ready to accept (read-only )?connections/ : /ready to accept connections/;
     await new Promise<void>((resolve, reject) => {
       let seen = "";
@@ -73,6 +81,7 @@ export class ServerProcess {
       child.once("exit", (code, signal) => {
         clearTimeout(timer);
         livePostmasters.delete(child);
+        for (const reaper of reapers) reaper.ended(child.pid);
         if (this.child === child) this.child = undefined;
         child.stderr!.once("end", () => log.end());
         const last = seen.trim().split("\n").slice(-3).join(" / ");

@@ -7,9 +7,10 @@
  * rows; none is UNSTABLE; and no server outlives the emulator's clean stop. Each step of create, fork
  * (NOW, LAST_SNAPSHOT, PITR), the restore at start, resize (also of a service whose password was set
  * inside the database), stop, start, updatePassword, delete and a replica set's create is one case.
- * The times to converge are printed at the end.
+ * The times to converge are printed at the end. A kill alone, with no restart, stops the servers
+ * (the reaper) and, without a state file, removes their temporary folder.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { SERVICE_USER } from "../../emulator/databases/template";
@@ -533,6 +534,47 @@ describe.each(["copying", "started"])("a read replica set's create, killed at %s
       },
     });
     await stops(cli);
+  });
+});
+
+describe("a kill -9 of the emulator alone (not restarted)", () => {
+  test("its servers stop within seconds; the next start serves the same rows with the same password", async () => {
+    const first = await emulator();
+    const kept = await service(first, "reaped", [11]);
+    await first.stop("SIGKILL");
+    const root = path.join(dir, "state.databases");
+    await until(
+      async () => postgresUnder(root).length === 0 && !(await portOpen(kept.endpoint.port)),
+      (gone) => gone,
+      CONVERGE_MS,
+    );
+    const again = await emulator();
+    await until(
+      () => check(again, { name: "reaped", status: "READY", password: kept.password, rows: [11] }),
+      (why) => why === undefined,
+      CONVERGE_MS,
+    );
+    await stops(again);
+  });
+
+  test("without a state file: its servers stop and their temporary folder goes", async () => {
+    const cli = CliProcess.spawn(["--port", "0", "--transition-ms", "50", "--databases"], {
+      env: { TMPDIR: dir },
+    });
+    started.push(cli);
+    await cli.listening();
+    const lost = await service(cli, "temporary", [12]);
+    const roots = () => readdirSync(dir).filter((name) => name.startsWith("mdb-emulator-databases-"));
+    expect(roots()).toHaveLength(1);
+    const root = path.join(dir, roots()[0]);
+    expect(await portOpen(lost.endpoint.port)).toBe(true);
+    await cli.stop("SIGKILL");
+    await until(
+      async () =>
+        roots().length === 0 && postgresUnder(root).length === 0 && !(await portOpen(lost.endpoint.port)),
+      (gone) => gone,
+      CONVERGE_MS + 5000,
+    );
   });
 });
 

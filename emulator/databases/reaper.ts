@@ -1,0 +1,72 @@
+/**
+ * The reaper: a small shell process, started with the servers, that outlives a `kill -9` of the
+ * emulator, so that no PostgreSQL server is left running with nothing to stop it. The emulator
+ * tells it on its stdin of every postmaster it starts (`+<pid>`) and of every one that exits
+ * (`-<pid>`). When its stdin ends without a word (the emulator is gone, however it ended), it
+ * gives each postmaster still listed a fast shutdown, if that pid is still a `postgres` server
+ * on a folder under the servers' root (a pid the system gave to another process is left alone),
+ * and, for a root of the emulator's own (no state file, nothing to come back to), removes the
+ * folder once they are gone. A clean stop of the emulator stops its servers itself and ends the
+ * reaper first. A start on the same state file after a crash finds the servers stopped (or stops
+ * them itself: `releaseDataDir`) and starts them again.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Socket } from "node:net";
+
+/** What the reaper runs: `$1` the servers' root, `$2` 1 when the root is the emulator's own. */
+const SCRIPT = `
+root=$1
+pids=" "
+while IFS= read -r line; do
+  case $line in
+    +*) pids="$pids\${line#+} " ;;
+    -*) pids=$(printf '%s' "$pids" | sed "s/ \${line#-} / /") ;;
+  esac
+done
+ours=""
+for pid in $pids; do
+  case $(ps -o command= -p "$pid" 2>/dev/null) in
+    *postgres*" -D $root/"*) kill -INT "$pid" 2>/dev/null && ours="$ours $pid" ;;
+  esac
+done
+[ "$2" = 1 ] || exit 0
+for pid in $ours; do
+  tries=0
+  while kill -0 "$pid" 2>/dev/null && [ $tries -lt 50 ]; do sleep 0.2; tries=$((tries + 1)); done
+  kill -QUIT "$pid" 2>/dev/null
+done
+rm -rf "$root"
+`;
+
+/** A reaper for the servers under one root. */
+export class Reaper {
+  private readonly child: ChildProcess;
+
+  /** Starts it for the servers under `root`; `temporary`: the root is the emulator's own, removed after. */
+  constructor(root: string, temporary: boolean) {
+    this.child = spawn("/bin/sh", ["-c", SCRIPT, "mdb-emulator-reaper", root, temporary ? "1" : "0"], {
+      stdio: ["pipe", "ignore", "ignore"],
+      // Its own process group: a Ctrl-C in the emulator's terminal goes to the emulator, which stops its servers.
+      detached: true,
+    });
+    this.child.on("error", () => undefined); // no shell: the emulator runs on, without this safety net
+    this.child.stdin!.on("error", () => undefined);
+    this.child.unref();
+    (this.child.stdin as Socket).unref();
+  }
+
+  /** A postmaster started, with process id `pid`. */
+  started(pid: number | undefined): void {
+    if (pid && this.child.stdin!.writable) this.child.stdin!.write(`+${pid}\n`);
+  }
+
+  /** A postmaster ended. */
+  ended(pid: number | undefined): void {
+    if (pid && this.child.stdin!.writable) this.child.stdin!.write(`-${pid}\n`);
+  }
+
+  /** A clean stop: the emulator stopped its servers itself; the reaper goes without acting. */
+  close(): void {
+    this.child.kill("SIGKILL");
+  }
+}
