@@ -13,14 +13,22 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Socket } from "node:net";
 
-/** What the reaper runs: `$1` the servers' root, `$2` 1 when the root is the emulator's own. */
+/**
+ * What the reaper runs (POSIX sh, no process forked until the emulator is gone): the servers' root
+ * in `MDB_REAPER_ROOT` (not on its command line, which `ps` shows), `MDB_REAPER_TEMPORARY=1` when
+ * the root is the emulator's own. A `stop` line is a clean stop: it ends without acting.
+ */
 const SCRIPT = `
-root=$1
+root=$MDB_REAPER_ROOT
 pids=" "
 while IFS= read -r line; do
   case $line in
+    stop) exit 0 ;;
     +*) pids="$pids\${line#+} " ;;
-    -*) pids=$(printf '%s' "$pids" | sed "s/ \${line#-} / /") ;;
+    -*)
+      pid=\${line#-}
+      case $pids in *" $pid "*) pids="\${pids%% $pid *} \${pids#* $pid }" ;; esac
+      ;;
   esac
 done
 ours=""
@@ -29,7 +37,7 @@ for pid in $pids; do
     *postgres*" -D $root/"*) kill -INT "$pid" 2>/dev/null && ours="$ours $pid" ;;
   esac
 done
-[ "$2" = 1 ] || exit 0
+[ "$MDB_REAPER_TEMPORARY" = 1 ] || exit 0
 for pid in $ours; do
   tries=0
   while kill -0 "$pid" 2>/dev/null && [ $tries -lt 50 ]; do sleep 0.2; tries=$((tries + 1)); done
@@ -44,7 +52,8 @@ export class Reaper {
 
   /** Starts it for the servers under `root`; `temporary`: the root is the emulator's own, removed after. */
   constructor(root: string, temporary: boolean) {
-    this.child = spawn("/bin/sh", ["-c", SCRIPT, "mdb-emulator-reaper", root, temporary ? "1" : "0"], {
+    this.child = spawn("/bin/sh", ["-c", SCRIPT, "mdb-emulator-reaper"], {
+      env: { ...process.env, MDB_REAPER_ROOT: root, MDB_REAPER_TEMPORARY: temporary ? "1" : "0" },
       stdio: ["pipe", "ignore", "ignore"],
       // Its own process group: a Ctrl-C in the emulator's terminal goes to the emulator, which stops its servers.
       detached: true,
@@ -65,8 +74,8 @@ export class Reaper {
     if (pid && this.child.stdin!.writable) this.child.stdin!.write(`-${pid}\n`);
   }
 
-  /** A clean stop: the emulator stopped its servers itself; the reaper goes without acting. */
+  /** A clean stop: the emulator stopped its servers itself; the reaper ends without acting. */
   close(): void {
-    this.child.kill("SIGKILL");
+    if (this.child.stdin!.writable) this.child.stdin!.end("stop\n");
   }
 }
