@@ -40,8 +40,13 @@ done
 [ "$MDB_REAPER_TEMPORARY" = 1 ] || exit 0
 for pid in $ours; do
   tries=0
-  while kill -0 "$pid" 2>/dev/null && [ $tries -lt 50 ]; do sleep 0.2; tries=$((tries + 1)); done
-  kill -QUIT "$pid" 2>/dev/null
+  while [ $tries -lt 50 ]; do
+    # Gone, or exited and waiting to be reaped (Z): its folder is free.
+    case $(ps -o stat= -p "$pid" 2>/dev/null) in "" | Z*) break ;; esac
+    sleep 0.2
+    tries=$((tries + 1))
+  done
+  [ $tries -lt 50 ] || kill -QUIT "$pid" 2>/dev/null
 done
 rm -rf "$root"
 `;
