@@ -2,7 +2,8 @@
  * The reaper: a small shell process, started with the servers, that outlives a `kill -9` of the
  * emulator, so that no PostgreSQL server is left running with nothing to stop it. The emulator
  * tells it on its stdin of every postmaster it starts (`+<pid>`) and of every one that exits
- * (`-<pid>`). When its stdin ends without a word (the emulator is gone, however it ended), it
+ * (`-<pid>`); `ps` shows it as `sh -c eval "$MDB_REAPER_SCRIPT" mdb-emulator-reaper`. When its
+ * stdin ends without a `stop` line (the emulator is gone, however it ended), it
  * gives each postmaster still listed a fast shutdown, if that pid is still a `postgres` server
  * on a folder under the servers' root (a pid the system gave to another process is left alone),
  * and, for a root of the emulator's own (no state file, nothing to come back to), removes the
@@ -57,8 +58,14 @@ export class Reaper {
 
   /** Starts it for the servers under `root`; `temporary`: the root is the emulator's own, removed after. */
   constructor(root: string, temporary: boolean) {
-    this.child = spawn("/bin/sh", ["-c", SCRIPT, "mdb-emulator-reaper"], {
-      env: { ...process.env, MDB_REAPER_ROOT: root, MDB_REAPER_TEMPORARY: temporary ? "1" : "0" },
+    // The script comes by environment too: its command line stays one short line, naming no server.
+    this.child = spawn("/bin/sh", ["-c", 'eval "$MDB_REAPER_SCRIPT"', "mdb-emulator-reaper"], {
+      env: {
+        ...process.env,
+        MDB_REAPER_SCRIPT: SCRIPT,
+        MDB_REAPER_ROOT: root,
+        MDB_REAPER_TEMPORARY: temporary ? "1" : "0",
+      },
       stdio: ["pipe", "ignore", "ignore"],
       // Its own process group: a Ctrl-C in the emulator's terminal goes to the emulator, which stops its servers.
       detached: true,
