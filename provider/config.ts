@@ -154,6 +154,31 @@ export function settingName(name: keyof typeof CONFIG_KEYS): string {
   return `${CONFIG_KEYS[name].config} / ${CONFIG_KEYS[name].env}`;
 }
 
+/**
+ * Where the value of setting `name` in use was given, as a message names it: `mdb:apiUrl /
+ * MDB_API_URL` for the stack's config (or its variable); for an explicit provider's settings
+ * (`config.origin`), `apiUrl in the arguments of provider prod` when they carry it, else `the
+ * environment variable MDB_API_URL` (an explicit provider reads no stack config).
+ */
+export function settingWhere(name: keyof typeof CONFIG_KEYS, config?: ConfigSource): string {
+  if (!config?.origin) return settingName(name);
+  const given = config.get(CONFIG_KEYS[name].config);
+  return given !== undefined && given !== ""
+    ? `${name} in ${config.origin}`
+    : `the environment variable ${CONFIG_KEYS[name].env}`;
+}
+
+/** Where both halves of the API key were given, as a message names them ({@link settingWhere}). */
+export function keySettingsWhere(config?: ConfigSource): string {
+  const publicKey = settingWhere("publicKey", config);
+  const secretKey = settingWhere("secretKey", config);
+  return config?.origin &&
+    publicKey.endsWith(` in ${config.origin}`) &&
+    secretKey.endsWith(` in ${config.origin}`)
+    ? `publicKey and secretKey in ${config.origin}`
+    : `${publicKey} and ${secretKey}`;
+}
+
 /** How to set `name`, for a message: the config command (with `--secret` for the secret key) or the variable. */
 function howToSet(name: keyof typeof CONFIG_KEYS): string {
   const secret = name === "secretKey" ? " --secret" : "";
@@ -183,12 +208,7 @@ export function configProblems(config?: ConfigSource, env: NodeJS.ProcessEnv = p
     try {
       normalizeBaseUrl(apiUrl);
     } catch (error) {
-      const fromConfig = config?.get(CONFIG_KEYS.apiUrl.config);
-      const where =
-        config?.origin && fromConfig !== undefined && fromConfig !== ""
-          ? givenAt(CONFIG_KEYS.apiUrl.config, config)
-          : settingName("apiUrl");
-      problems.push(`${where}: ${(error as Error).message}`);
+      problems.push(`${settingWhere("apiUrl", config)}: ${(error as Error).message}`);
     }
   }
   problems.push(...resolveTransportLimits(config, env).problems);

@@ -72,8 +72,11 @@ export interface TestPlugin {
   logs: LoggedLine[];
   /** Calls RPC `method` (lower camel case) with `request`; rejects with a {@link CallFailure}. */
   call<T>(method: string, request: unknown): Promise<T>;
-  /** Handshake, then Configure with the emulator's URL and keys (the secret key as a secret), plus `extra`. */
-  configureFor(emu: TestEmulator, extra?: Props): Promise<void>;
+  /**
+   * Handshake, then Configure with the emulator's URL and keys (the secret key as a secret), plus
+   * `extra`; as the explicit provider of `providerUrn` when given (else the default provider).
+   */
+  configureFor(emu: TestEmulator, extra?: Props, providerUrn?: string): Promise<void>;
   /** Check of resource `name`; `news` and `olds` as the engine gives them. */
   check(
     type: string,
@@ -196,7 +199,7 @@ export async function startTestPlugin(
     server,
     logs,
     call,
-    async configureFor(emu, extra = {}) {
+    async configureFor(emu, extra = {}, providerUrn) {
       await call("handshake", new p.ProviderHandshakeRequest().setEngineAddress(engine?.address ?? ""));
       const args = {
         apiUrl: emu.url,
@@ -205,7 +208,9 @@ export async function startTestPlugin(
         projectId: emu.credentials.projectId,
         ...extra,
       };
-      await call("configure", new p.ConfigureRequest().setArgs(struct(args)).setAcceptsecrets(true));
+      const request = new p.ConfigureRequest().setArgs(struct(args)).setAcceptsecrets(true);
+      if (providerUrn) request.setUrn(providerUrn);
+      await call("configure", request);
     },
     async check(type, name, news, olds = {}) {
       const request = new p.CheckRequest().setUrn(urnOf(type, name)).setType(type).setName(name);

@@ -3,7 +3,7 @@
  * CheckConfig (known keys pass, a misspelt one fails naming the closest; an explicit provider's
  * bad values fail on it, naming its arguments), DiffConfig (never a
  * replacement, the dynamic provider's settings included), Configure reaching the kit (a wrong
- * API URL fails the check), GetPluginInfo, GetSchema, an unknown type token, Invoke of the
+ * API URL fails the check; an explicit provider's refused settings named as its arguments), GetPluginInfo, GetSchema, an unknown type token, Invoke of the
  * functions (their retries said on the stack's row), and Construct answered as not served yet.
  */
 import * as fs from "fs";
@@ -198,6 +198,42 @@ describe("Configure", () => {
     });
     expect(failures).toEqual([
       { property: "", reason: expect.stringMatching(/set by mdb:apiUrl \/ MDB_API_URL, does not answer as/) },
+    ]);
+  });
+
+  it("of an explicit provider: a URL, key or project the API refuses is named as its argument", async () => {
+    await plugin.configureFor(emu);
+    const explicit = async (extra: Record<string, unknown>) => {
+      await plugin.configureFor(emu, extra, "urn:pulumi:dev::plugin-test::pulumi:providers:mdb::prod");
+      const { failures } = await plugin.check("mdb:index:Vpc", "net", {
+        cidr: "10.0.0.0/16",
+        regionCode: "us-east-1",
+      });
+      return failures.map((f) => f.reason);
+    };
+    expect(await explicit({ apiUrl: `${emu.origin}/api/v2` })).toEqual([
+      expect.stringMatching(
+        /, set by apiUrl in the arguments of provider prod, does not answer as the Managed /,
+      ),
+    ]);
+    expect(await explicit({ publicKey: "not-the-key" })).toEqual([
+      expect.stringMatching(
+        /^the API refused the key \(HTTP 401 .*\); check publicKey and secretKey in the arguments of provider prod$/,
+      ),
+    ]);
+    expect(await explicit({ projectId: "proj-not-mine" })).toEqual([
+      expect.stringMatching(
+        /^the API key cannot reach project proj-not-mine, set by projectId in the arguments of provider prod \(HTTP 403 /,
+      ),
+    ]);
+    // The default provider's settings are stack config's.
+    await plugin.configureFor(emu, { publicKey: "not-the-key" });
+    const { failures } = await plugin.check("mdb:index:Vpc", "net", {
+      cidr: "10.0.0.0/16",
+      regionCode: "us-east-1",
+    });
+    expect(failures.map((f) => f.reason)).toEqual([
+      expect.stringMatching(/check mdb:publicKey \/ MDB_PUBLIC_KEY and mdb:secretKey \/ MDB_SECRET_KEY$/),
     ]);
   });
 

@@ -5,9 +5,11 @@
  */
 import {
   configProblems,
+  keySettingsWhere,
   resolveConfig,
   resolveTransportLimits,
   resolveWaitLimits,
+  settingWhere,
 } from "../../provider/config";
 import { ApiSession } from "../../provider/runtime";
 
@@ -136,6 +138,31 @@ describe("the adoption switch and an explicit provider's arguments", () => {
       ),
     ).toEqual([
       'environment variable MDB_TIMEOUT_MS is "x"; it must be a whole number from 1 to 9007199254740991 (milliseconds). Give timeoutMs in the arguments of provider prod, or set the environment variable MDB_TIMEOUT_MS',
+    ]);
+  });
+
+  it("where a setting in use was given: stack config, an explicit provider's argument, or the environment", () => {
+    const prod = "the arguments of provider prod";
+    const args = (values: Record<string, string>) => ({ get: (key: string) => values[key], origin: prod });
+    expect(settingWhere("projectId", stack({ "mdb:projectId": "p" }))).toBe("mdb:projectId / MDB_PROJECT_ID");
+    expect(settingWhere("projectId", undefined)).toBe("mdb:projectId / MDB_PROJECT_ID");
+    expect(settingWhere("projectId", args({ "mdb:projectId": "p" }))).toBe(`projectId in ${prod}`);
+    // An explicit provider reads no stack config: what its arguments leave out comes from the environment.
+    expect(settingWhere("projectId", args({ "mdb:projectId": "" }))).toBe(
+      "the environment variable MDB_PROJECT_ID",
+    );
+    expect(keySettingsWhere(stack({}))).toBe(
+      "mdb:publicKey / MDB_PUBLIC_KEY and mdb:secretKey / MDB_SECRET_KEY",
+    );
+    expect(keySettingsWhere(args({ "mdb:publicKey": "pk", "mdb:secretKey": "sk" }))).toBe(
+      `publicKey and secretKey in ${prod}`,
+    );
+    expect(keySettingsWhere(args({ "mdb:publicKey": "pk" }))).toBe(
+      `publicKey in ${prod} and the environment variable MDB_SECRET_KEY`,
+    );
+    // A bad API URL: named where it was given.
+    expect(configProblems(args({}), { ...BASE, MDB_API_URL: "not a url" })).toEqual([
+      'the environment variable MDB_API_URL: API URL "not a url" is not a valid URL',
     ]);
   });
 });

@@ -63,6 +63,15 @@ export function explicitProvider(urn: string): string | undefined {
   return name === "" || /^default(_|$)/.test(name) ? undefined : name;
 }
 
+/**
+ * How messages name the settings of the provider of `urn`: `the arguments of provider prod` for
+ * an explicit provider; undefined for the default provider (stack config) or no URN (older engines).
+ */
+function originOf(urn: string | undefined): string | undefined {
+  const explicit = explicitProvider(urn ?? "");
+  return explicit ? `the arguments of provider ${explicit}` : undefined;
+}
+
 /** The settings of a Configure request: its `args`, else (older engines) its `variables` (`mdb:apiUrl` keys). */
 function settingsOf(request: pb.ConfigureRequest): Props {
   const args = request.getArgs();
@@ -98,9 +107,9 @@ export function configRpcs(ctx: PluginContext) {
       // An explicit provider's values are judged here, on the provider, naming its arguments (once
       // all are known: a preview may not know one yet); the default provider's (stack config) by
       // each resource's check, as on the dynamic face.
-      const explicit = explicitProvider(request.getUrn());
-      if (explicit && !Object.values(settings).some(isUnknown))
-        problems.push(...configProblems(configSource(settings, `the arguments of provider ${explicit}`)));
+      const origin = originOf(request.getUrn());
+      if (origin && !Object.values(settings).some(isUnknown))
+        problems.push(...configProblems(configSource(settings, origin)));
       const response = new pb.CheckResponse();
       // The settings as given: the engine keeps them, and diffs them with the next run's.
       const news = request.getNews();
@@ -135,7 +144,9 @@ export function configRpcs(ctx: PluginContext) {
 
     configure(request: pb.ConfigureRequest): pb.ConfigureResponse {
       requireHandshake(ctx);
-      const source = configSource(settingsOf(request));
+      // An explicit provider's settings are its arguments: messages name them so (older engines
+      // send no URN: stack config's keys).
+      const source = configSource(settingsOf(request), originOf(request.getUrn()));
       for (const kind of ctx.kinds.all()) kind.kit.configure(source);
       return new pb.ConfigureResponse()
         .setAcceptsecrets(features.secrets)

@@ -4,7 +4,8 @@
  * configuration (no API call), then access, cached for the provider process: `GET /auth/info`
  * (plus a list in the project when it is not the key's own) tells a URL that does not serve the
  * API (a 404 or another 4xx, a redirect, an HTML page or another service's JSON), a wrong key
- * (401) or a project the key cannot reach (403), naming the config keys to fix.
+ * (401) or a project the key cannot reach (403), naming the settings to fix where they were given
+ * (stack config, or an explicit provider's arguments).
  *
  * Kept apart on purpose: an answer that says nothing about the settings (a 5xx, a 429) is
  * reported as a progress line and the preview goes on, since it is the API's trouble of the
@@ -17,7 +18,14 @@
  */
 import { API_PREFIX } from "../../client/base-url";
 import { MdbApiError } from "../../client/errors";
-import { type ProviderConfig, configProblems, resolveConfig, settingName } from "../../config";
+import {
+  type ConfigSource,
+  type ProviderConfig,
+  configProblems,
+  keySettingsWhere,
+  resolveConfig,
+  settingWhere,
+} from "../../config";
 import type { MdbApi } from "../../client/api";
 import type { Runtime } from "../context";
 import { type CheckFailure, isUnknown } from "../fields/check";
@@ -37,9 +45,6 @@ export type Access =
 /** Access per runtime, settings and project, for the life of the process: one call each. */
 const accessCaches = new WeakMap<Runtime, Map<string, Promise<Access>>>();
 
-/** The keys of both halves of the API key, for messages. */
-const KEY_SETTINGS = `${settingName("publicKey")} and ${settingName("secretKey")}`;
-
 /** What an answer that is not the API's looked like, in a few words (never more than 80 characters of it). */
 function describeAnswer(error: MdbApiError): string {
   if (error.code === "REDIRECTED") return `HTTP ${error.status}, ${error.apiMessage.split(";")[0]}`;
@@ -57,7 +62,7 @@ function describeAnswer(error: MdbApiError): string {
  * answered as the API answers it: any 4xx but 401 and 403, a redirect, or a success whose body
  * is not the API's (an HTML page, another service's JSON). Undefined for any other error.
  */
-function notTheApi(error: unknown, settings: ProviderConfig): Access | undefined {
+function notTheApi(error: unknown, settings: ProviderConfig, source?: ConfigSource): Access | undefined {
   if (!(error instanceof MdbApiError) || error.status === undefined) return undefined;
   const wrong =
     error.code === "REDIRECTED" ||
@@ -68,9 +73,9 @@ function notTheApi(error: unknown, settings: ProviderConfig): Access | undefined
     failure: {
       property: "",
       reason:
-        `the server at ${settings.apiUrl}, set by ${settingName("apiUrl")}, does not answer as the Managed ` +
+        `the server at ${settings.apiUrl}, set by ${settingWhere("apiUrl", source)}, does not answer as the Managed ` +
         `Database API (GET ${settings.apiUrl}/auth/info: ${describeAnswer(error)}); set ` +
-        `${settingName("apiUrl")} to the API's base URL, e.g. https://api.example.com${API_PREFIX} ` +
+        `${settingWhere("apiUrl", source)} to the API's base URL, e.g. https://api.example.com${API_PREFIX} ` +
         `(a URL with no path gets ${API_PREFIX})`,
     },
   };
@@ -82,27 +87,29 @@ function accessFailure(
   settings: ProviderConfig,
   projectId: string | undefined,
   own: string | undefined,
+  source?: ConfigSource,
 ): Access | undefined {
+  const keys = keySettingsWhere(source);
   if (!(error instanceof MdbApiError)) return undefined;
   const failure = (reason: string, property = "") => ({ failure: { property, reason } });
   const said = `HTTP ${error.status} ${error.code}: ${error.apiMessage}`;
-  if (error.status === 401) return failure(`the API refused the key (${said}); check ${KEY_SETTINGS}`);
+  if (error.status === 401) return failure(`the API refused the key (${said}); check ${keys}`);
   if (error.status === 403 && own !== undefined)
     return failure(
       `the API key cannot reach project ${own} (${said}); give the id of a project the key belongs ` +
-        `to, or use a key of project ${own} (${KEY_SETTINGS})`,
+        `to, or use a key of project ${own} (${keys})`,
       "projectId",
     );
   if (error.status === 403)
     return failure(
-      `the API key cannot reach project ${projectId}, set by ${settingName("projectId")} (${said}); ` +
+      `the API key cannot reach project ${projectId}, set by ${settingWhere("projectId", source)} (${said}); ` +
         `set it to a project the key belongs to (unset, the key's own project is used), or use a key ` +
-        `of that project (${KEY_SETTINGS})`,
+        `of that project (${keys})`,
     );
   if (error.status === undefined)
     return {
       ...failure(
-        `cannot reach the API at ${settings.apiUrl}, set by ${settingName("apiUrl")}: ${error.apiMessage}`,
+        `cannot reach the API at ${settings.apiUrl}, set by ${settingWhere("apiUrl", source)}: ${error.apiMessage}`,
       ),
       transient: true,
     };
@@ -120,6 +127,7 @@ async function probe(
   api: MdbApi,
 ): Promise<Access> {
   const projectId = own ?? settings.projectId;
+  const source = runtime.configSource();
   let keyProject: string;
   try {
     keyProject = await runtime.session().keyProjectId(api);
@@ -127,15 +135,15 @@ async function probe(
     if (isCancellation(error)) throw error;
     // The one call every key may make: what it answers tells the URL and the key.
     const access =
-      notTheApi(error, settings) ??
+      notTheApi(error, settings, source) ??
       (error instanceof MdbApiError && error.status === 403
         ? {
             failure: {
               property: "",
-              reason: `the API refused the key (HTTP 403 ${error.code}: ${error.apiMessage}); check ${KEY_SETTINGS}`,
+              reason: `the API refused the key (HTTP 403 ${error.code}: ${error.apiMessage}); check ${keySettingsWhere(source)}`,
             },
           }
-        : accessFailure(error, settings, projectId, own));
+        : accessFailure(error, settings, projectId, own, source));
     if (access) return access;
     throw error;
   }
@@ -145,7 +153,7 @@ async function probe(
     await api.listVpcs(projectId);
     return { projectId };
   } catch (error) {
-    const access = accessFailure(error, settings, projectId, own);
+    const access = accessFailure(error, settings, projectId, own, source);
     if (access) return access;
     throw error;
   }
@@ -166,10 +174,19 @@ export async function checkAccess(
 ): Promise<Access | undefined> {
   if (isUnknown(projectInput)) return undefined;
   const own = typeof projectInput === "string" ? projectInput.trim() : undefined;
-  const settings = resolveConfig(runtime.configSource());
+  const source = runtime.configSource();
+  const settings = resolveConfig(source);
   let accessCache = accessCaches.get(runtime);
   if (!accessCache) accessCaches.set(runtime, (accessCache = new Map()));
-  const key = [settings.apiUrl, settings.publicKey, settings.secretKey, settings.projectId, own].join("\n");
+  // The same settings given elsewhere are named otherwise in a failure: the origin is in the key.
+  const key = [
+    settings.apiUrl,
+    settings.publicKey,
+    settings.secretKey,
+    settings.projectId,
+    own,
+    source?.origin,
+  ].join("\n");
   let access = accessCache.get(key);
   if (!access) {
     access = probe(runtime, settings, own, api);
