@@ -31,9 +31,32 @@ import type { Runtime } from "../context";
 import { type CheckFailure, isUnknown } from "../fields/check";
 import { isCancellation } from "./cancel";
 
+/**
+ * What each settings object a runtime was configured with gives, worked out at the first check
+ * after a configure, not at every one (a preview of 200 resources worked them out 200 times; the
+ * client of a run is built once per configure as well, `Runtime.session`): its problems, and the
+ * settings resolved. Without settings (a runtime configured with none: tests), each time.
+ */
+const problemsOf = new WeakMap<ConfigSource, readonly string[]>();
+const resolvedOf = new WeakMap<ConfigSource, ProviderConfig>();
+
+/** `make()`, once per settings object `source` (kept in `cache`). */
+function oncePerSettings<T>(
+  cache: WeakMap<ConfigSource, T>,
+  source: ConfigSource | undefined,
+  make: () => T,
+): T {
+  if (!source) return make();
+  let value = cache.get(source);
+  if (value === undefined) cache.set(source, (value = make()));
+  return value;
+}
+
 /** One resource-level failure (no property) per configuration problem; none when it is usable. */
 export function configFailures(runtime: Runtime): CheckFailure[] {
-  return configProblems(runtime.configSource()).map((reason) => ({ property: "", reason }));
+  const source = runtime.configSource();
+  const problems = oncePerSettings(problemsOf, source, () => configProblems(source));
+  return problems.map((reason) => ({ property: "", reason }));
 }
 
 /** What the access check found: the project calls go to, or why they cannot. */
@@ -175,7 +198,7 @@ export async function checkAccess(
   if (isUnknown(projectInput)) return undefined;
   const own = typeof projectInput === "string" ? projectInput.trim() : undefined;
   const source = runtime.configSource();
-  const settings = resolveConfig(source);
+  const settings = oncePerSettings(resolvedOf, source, () => resolveConfig(source));
   let accessCache = accessCaches.get(runtime);
   if (!accessCache) accessCaches.set(runtime, (accessCache = new Map()));
   // The same settings given elsewhere are named otherwise in a failure: the origin is in the key.
