@@ -10,6 +10,7 @@ import { normalizeBaseUrl } from "./client/base-url";
 import { didYouMean } from "./kit/messages/suggest";
 import {
   TRANSPORT_SETTINGS,
+  argumentWhere,
   type TransportSettingName,
   transportConfigKey,
   transportEnvVar,
@@ -30,6 +31,11 @@ export interface ProviderConfig {
   transport?: TransportLimitSettings;
   /** Limits of the waits the stack set (`mdb:unexpectedStatusMs`); the defaults for the others. */
   waits?: WaitLimitSettings;
+  /**
+   * Where the settings were given when not in stack config, as messages name them: an explicit
+   * provider's arguments (`the arguments of provider prod`, {@link ConfigSource.origin}).
+   */
+  origin?: string;
 }
 
 /** Limits of the client's transport set by stack config or the environment, by option name. */
@@ -112,7 +118,7 @@ export interface ConfigSource {
  * mdb:timeoutMs`, or `timeoutMs in the arguments of provider prod` for an explicit provider's.
  */
 function givenAt(key: string, config: ConfigSource | undefined): string {
-  return config?.origin ? `${key.replace(/^mdb:/, "")} in ${config.origin}` : `stack config ${key}`;
+  return config?.origin ? argumentWhere(key.replace(/^mdb:/, ""), config.origin) : `stack config ${key}`;
 }
 
 /**
@@ -121,7 +127,7 @@ function givenAt(key: string, config: ConfigSource | undefined): string {
  */
 function howToGive(key: string, variable: string, value: string, config: ConfigSource | undefined): string {
   return config?.origin
-    ? `Give ${key.replace(/^mdb:/, "")} in ${config.origin}, or set the environment variable ${variable}`
+    ? `Give ${argumentWhere(key.replace(/^mdb:/, ""), config.origin)}, or set the environment variable ${variable}`
     : `Set it with \`pulumi config set ${key} ${value}\` or the environment variable ${variable}`;
 }
 
@@ -164,7 +170,7 @@ export function settingWhere(name: keyof typeof CONFIG_KEYS, config?: ConfigSour
   if (!config?.origin) return settingName(name);
   const given = config.get(CONFIG_KEYS[name].config);
   return given !== undefined && given !== ""
-    ? `${name} in ${config.origin}`
+    ? argumentWhere(name, config.origin)
     : `the environment variable ${CONFIG_KEYS[name].env}`;
 }
 
@@ -173,9 +179,9 @@ export function keySettingsWhere(config?: ConfigSource): string {
   const publicKey = settingWhere("publicKey", config);
   const secretKey = settingWhere("secretKey", config);
   return config?.origin &&
-    publicKey.endsWith(` in ${config.origin}`) &&
-    secretKey.endsWith(` in ${config.origin}`)
-    ? `publicKey and secretKey in ${config.origin}`
+    publicKey === argumentWhere("publicKey", config.origin) &&
+    secretKey === argumentWhere("secretKey", config.origin)
+    ? argumentWhere("publicKey and secretKey", config.origin)
     : `${publicKey} and ${secretKey}`;
 }
 
@@ -248,6 +254,7 @@ export function resolveConfig(config?: ConfigSource, env: NodeJS.ProcessEnv = pr
     projectId: pick("projectId", config, env),
     ...(Object.keys(transport.limits).length > 0 ? { transport: transport.limits } : {}),
     ...(Object.keys(waits.limits).length > 0 ? { waits: waits.limits } : {}),
+    ...(config?.origin ? { origin: config.origin } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ export class ApiSession implements Session {
       baseUrl: config.apiUrl,
       publicKey: config.publicKey,
       secretKey: config.secretKey,
+      settingsOrigin: config.origin,
     });
   }
 
@@ -41,6 +42,11 @@ export class ApiSession implements Session {
   /** How long a wait bears a status it does not expect (`mdb:unexpectedStatusMs`); undefined: the default. */
   get unexpectedStatusMs(): number | undefined {
     return this.config.waits?.unexpectedStatusMs;
+  }
+
+  /** Where the settings were given when not in stack config: an explicit provider's arguments. */
+  get settingsOrigin(): string | undefined {
+    return this.config.origin;
   }
 
   /**

@@ -53,6 +53,12 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Called before each retry, e.g. to log progress, unless the call has its own {@link RequestSpec.report}. */
   onRetry?: RetryListener;
+  /**
+   * Where the limits above were given, as the client's messages name them: an explicit
+   * provider's arguments (`the arguments of provider prod`). Absent: the messages name the
+   * option, the stack config key and the environment variable.
+   */
+  settingsOrigin?: string;
 }
 
 /** What a retry listener hears before the client repeats a request. */

@@ -50,6 +50,7 @@ export class HttpClient {
       timeoutMs,
       callDeadlineMs: this.callDeadlineMs,
       maxRetryAfterMs,
+      settingsOrigin: options.settingsOrigin,
     });
     const token = Buffer.from(`${options.publicKey}:${options.secretKey}`).toString("base64");
     this.axios = axios.create({

@@ -42,7 +42,30 @@ export function transportEnvVar(name: string): string {
   return `MDB_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 }
 
-/** How a message names a limit: `option callDeadlineMs, mdb:callDeadlineMs / MDB_CALL_DEADLINE_MS`. */
-export function describeSetting(name: TransportSettingName): string {
-  return `option ${name}, ${transportConfigKey(name)} / ${transportEnvVar(name)}`;
+/**
+ * How a message names setting `name` (the key after `mdb:`) among an explicit provider's
+ * arguments, `origin` (`the arguments of provider prod`): `timeoutMs in the arguments of provider prod`.
+ */
+export function argumentWhere(name: string, origin: string): string {
+  return `${name} in ${origin}`;
+}
+
+/**
+ * Where a person sets setting `name` (a limit of the transport or a wait, the adoption switch),
+ * as a message names it: `mdb:callDeadlineMs / MDB_CALL_DEADLINE_MS`; for an explicit provider's
+ * (`origin`, `the arguments of provider prod`), `callDeadlineMs in the arguments of provider prod
+ * / MDB_CALL_DEADLINE_MS`, as it reads no stack config.
+ */
+export function whereToSet(name: string, origin?: string): string {
+  const given = origin ? argumentWhere(name, origin) : transportConfigKey(name);
+  return `${given} / ${transportEnvVar(name)}`;
+}
+
+/**
+ * How a message names a limit of the transport: `option callDeadlineMs, mdb:callDeadlineMs /
+ * MDB_CALL_DEADLINE_MS` (the client's option, then where a stack sets it); for an explicit
+ * provider's limits (`origin`), where its arguments set it ({@link whereToSet}).
+ */
+export function describeSetting(name: TransportSettingName, origin?: string): string {
+  return origin ? whereToSet(name, origin) : `option ${name}, ${whereToSet(name)}`;
 }

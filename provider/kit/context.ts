@@ -53,6 +53,11 @@ export interface Session {
    * (`mdb:unexpectedStatusMs`, `wait-limits.ts`); absent: the default.
    */
   unexpectedStatusMs?: number;
+  /**
+   * Where the settings were given when not in stack config, as messages name them: an explicit
+   * provider's arguments (`the arguments of provider prod`); absent: stack config.
+   */
+  settingsOrigin?: string;
 }
 
 /** Where the provider functions of a process get what they work with. */

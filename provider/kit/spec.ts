@@ -112,6 +112,8 @@ export interface OpContext<P extends string> {
   signal?: AbortSignal;
   /** How long a wait bears a status it does not expect, in ms (`mdb:unexpectedStatusMs`); absent: the default. */
   unexpectedStatusMs?: number;
+  /** Where the settings were given when not in stack config (`Session.settingsOrigin`). */
+  settingsOrigin?: string;
 }
 
 /** How a resource is created without ever making a duplicate (see `create.ts`). */

@@ -4,7 +4,8 @@
  * bad values fail on it, naming its arguments), DiffConfig (never a
  * replacement, the dynamic provider's settings included), Configure reaching the kit (a wrong
  * API URL fails the check; an explicit provider's refused settings named as its arguments), GetPluginInfo, GetSchema, an unknown type token, Invoke of the
- * functions (their retries said on the stack's row), and Construct answered as not served yet.
+ * functions (their retries said on the stack's row; an explicit provider's limit a call reaches
+ * named as its argument), and Construct answered as not served yet.
  */
 import * as fs from "fs";
 import * as os from "os";
@@ -387,6 +388,22 @@ describe("Invoke runs the package's functions with the plugin's settings", () =>
       },
       { urn: "", message: "[mdb] listVpcs: the API answered at attempt 5" },
     ]);
+  }, 30_000);
+
+  it("a limit of an explicit provider that a call reaches is named as its argument, not as stack config", async () => {
+    const prod = "urn:pulumi:dev::plugin-test::pulumi:providers:mdb::prod";
+    await plugin.configureFor(emu, { attemptDeadlineMs: 200, callDeadlineMs: 700 }, prod);
+    await emu.setFaults({ latencyMs: 2_000 });
+    try {
+      const error = await failure(invoke("mdb:index:listVpcs", {}));
+      expect(error.message).toMatch(
+        /within 700 ms, the deadline of a call with its retries \(callDeadlineMs in the arguments of provider prod \/ MDB_CALL_DEADLINE_MS\), after \d+ attempt\(s\)/,
+      );
+      expect(error.message).not.toMatch(/mdb:callDeadlineMs/);
+    } finally {
+      await emu.setFaults({});
+      await plugin.configureFor(emu);
+    }
   }, 30_000);
 
   it("a function it does not serve fails, naming the closest", async () => {

@@ -105,7 +105,24 @@ describe("create-once with the switch", () => {
   it("with the switch on adopts it and prints the adoption", async () => {
     expect(await createOnce(policy([{ id: "old", name: "a" }]), adopting)).toEqual({ id: "old", name: "a" });
     expect(progress).toHaveBeenCalledWith(
-      "thing a already exists as old (same name); adopting it because mdb:adoptExisting is true",
+      "thing a already exists as old (same name); adopting it because mdb:adoptExisting / MDB_ADOPT_EXISTING is true",
+    );
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  // An explicit provider of the plugin reads no stack config: its own argument is the switch.
+  const explicit = { ...request, ctx: { ...ctx, settingsOrigin: "the arguments of provider prod" } };
+
+  it("on an explicit provider, names its argument as the switch", async () => {
+    await expect(createOnce(policy([{ id: "old", name: "a" }]), explicit)).rejects.toThrow(
+      "To adopt every record of the same identity instead (after an interrupted run), set adoptExisting " +
+        "in the arguments of provider prod to true, or MDB_ADOPT_EXISTING=true for one run",
+    );
+    const on = { ...explicit, ctx: { ...explicit.ctx, adoptExisting: true } as OpContext<never> };
+    expect(await createOnce(policy([{ id: "old", name: "a" }]), on)).toEqual({ id: "old", name: "a" });
+    expect(progress).toHaveBeenLastCalledWith(
+      "thing a already exists as old (same name); adopting it because adoptExisting in the arguments of " +
+        "provider prod / MDB_ADOPT_EXISTING is true",
     );
     expect(send).not.toHaveBeenCalled();
   });

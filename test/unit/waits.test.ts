@@ -10,7 +10,7 @@ import { CancelledError } from "../../provider/kit/lifecycle/cancel";
 import { judgeDeleting } from "../../provider/kit/lifecycle/delete";
 import { apiReason } from "../../provider/kit/lifecycle/statuses";
 import { DEFAULT_UNEXPECTED_STATUS_MS } from "../../provider/kit/lifecycle/wait-limits";
-import { type PollVerdict, WaitError, waitFor } from "../../provider/kit/lifecycle/wait";
+import { type PollVerdict, WaitError, waitFor, waitUntil } from "../../provider/kit/lifecycle/wait";
 import { judgeReplicaSet } from "../../provider/resources/read-replica-set/plan";
 import { judgeService } from "../../provider/resources/service/plan";
 import { judgePeering } from "../../provider/resources/vpc-peering/provider";
@@ -110,6 +110,26 @@ describe("a status the wait does not expect", () => {
       'waiting for service s1 to be READY: UNSTABLE after 100 ms, a status this wait does not expect (the API says: "disk full"); it gives up if that lasts 5 min',
     );
     expect(lines.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("on an explicit provider's limit, names its argument: a resource's wait hands it on", async () => {
+    const clock = fakeClock();
+    const error = await waitUntil(
+      {
+        deadline: clock.now() + 30 * 60_000,
+        log: () => undefined,
+        clock,
+        unexpectedStatusMs: 60_000,
+        settingsOrigin: "the arguments of provider prod",
+      },
+      async () => 1,
+      () => unstable,
+      "service s1 to be READY",
+    ).catch((e) => e);
+    expect(error).toBeInstanceOf(WaitError);
+    expect(error.message).toMatch(
+      /the limit is 1 min \(unexpectedStatusMs in the arguments of provider prod \/ MDB_UNEXPECTED_STATUS_MS\)$/,
+    );
   });
 
   it("counts time in a row only: an expected status starts the count again", async () => {

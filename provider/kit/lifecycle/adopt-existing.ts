@@ -11,6 +11,7 @@
  * Otherwise it is refused with the import option and the switch as advice. Each adoption is
  * printed. Two matches are never adopted: taking one would leave the other orphaned.
  */
+import { argumentWhere, whereToSet } from "../../client/settings";
 import { ADOPT_EXISTING_KEYS } from "../../config";
 
 /** What {@link adoptOrRefuse} knows of the create. */
@@ -33,15 +34,25 @@ export interface AdoptionCase<R> {
   otherwise: string;
   /** Whether `mdb:adoptExisting` is on. */
   adoptExisting: boolean;
+  /** Where the switch is set when not in stack config: an explicit provider's arguments. */
+  settingsOrigin?: string;
   /** Reports progress. */
   log(message: string): void;
 }
 
-/** The switch, as the refusal names it. */
-const SWITCH =
-  `To adopt every record of the same identity instead (after an interrupted run), set ` +
-  `${ADOPT_EXISTING_KEYS.config} to true: \`pulumi config set ${ADOPT_EXISTING_KEYS.config} true\`, ` +
-  `or ${ADOPT_EXISTING_KEYS.env}=true for one run`;
+/**
+ * The switch, as the refusal names it: the config command, or for an explicit provider
+ * (`origin`, `the arguments of provider prod`) its argument; either way, else the variable.
+ */
+function switchAdvice(origin: string | undefined): string {
+  const how = origin
+    ? `set ${argumentWhere("adoptExisting", origin)} to true`
+    : `set ${ADOPT_EXISTING_KEYS.config} to true: \`pulumi config set ${ADOPT_EXISTING_KEYS.config} true\``;
+  return (
+    `To adopt every record of the same identity instead (after an interrupted run), ${how}, ` +
+    `or ${ADOPT_EXISTING_KEYS.env}=true for one run`
+  );
+}
 
 /**
  * Why a create may not adopt `c.found`, in the words its error gives: more than one record, or
@@ -58,7 +69,7 @@ export function refusalOf<R>(c: Omit<AdoptionCase<R>, "log">): string | undefine
   if (c.autoNamed || c.adoptExisting) return undefined;
   return (
     `${c.refusal(first)}. Adopt it with the resource option { import: "${c.importId(first)}" }, or ` +
-    `${c.otherwise}. ${SWITCH}`
+    `${c.otherwise}. ${switchAdvice(c.settingsOrigin)}`
   );
 }
 
@@ -73,7 +84,7 @@ export function adoptOrRefuse<R>(c: AdoptionCase<R>): R {
   }
   c.log(
     `${c.what} already exists as ${c.recordId(first)} (same ${c.identity}); adopting it ` +
-      `because ${ADOPT_EXISTING_KEYS.config} is true`,
+      `because ${whereToSet("adoptExisting", c.settingsOrigin)} is true`,
   );
   return first;
 }

@@ -61,6 +61,7 @@ export function adoptionCase<I, R, P extends string>(
     refusal: (record) => policy.refusal(record, want, ctx),
     otherwise: policy.otherwise,
     adoptExisting: ctx.adoptExisting,
+    settingsOrigin: ctx.settingsOrigin,
     log: ctx.log,
   };
 }

@@ -61,6 +61,8 @@ export interface DeleteOptions {
   signal?: AbortSignal;
   /** Longest time in a row the record may show a status other than deleting, in ms; absent: the default. */
   unexpectedStatusMs?: number;
+  /** Where that limit was set when not in stack config: an explicit provider's arguments. */
+  settingsOrigin?: string;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
       clock: options.clock,
       signal: options.signal,
       unexpectedLimitMs: options.unexpectedStatusMs,
+      settingsOrigin: options.settingsOrigin,
     },
   );
 }

@@ -66,6 +66,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       deadline,
       signal,
       unexpectedStatusMs: session.unexpectedStatusMs,
+      settingsOrigin: session.settingsOrigin,
     };
   };
   /** The project of a resource (`own`, else the configured one, else the key's, asked through {@link apiFor}). */

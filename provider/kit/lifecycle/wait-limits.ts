@@ -3,7 +3,7 @@
  * `MDB_<NAME>`; README's table of limits), besides each operation's own time limit
  * (`customTimeouts`, `timeouts.ts`).
  */
-import { transportConfigKey, transportEnvVar } from "../../client/settings";
+import { whereToSet } from "../../client/settings";
 
 /** Names of the wait limits a stack may set. */
 export type WaitSettingName = "unexpectedStatusMs";
@@ -28,7 +28,11 @@ export const WAIT_SETTINGS: readonly WaitSetting[] = [{ name: "unexpectedStatusM
  */
 export const DEFAULT_UNEXPECTED_STATUS_MS = 5 * 60_000;
 
-/** How a message names a wait limit: `mdb:unexpectedStatusMs / MDB_UNEXPECTED_STATUS_MS`. */
-export function describeWaitSetting(name: WaitSettingName): string {
-  return `${transportConfigKey(name)} / ${transportEnvVar(name)}`;
+/**
+ * How a message names a wait limit: `mdb:unexpectedStatusMs / MDB_UNEXPECTED_STATUS_MS`; for an
+ * explicit provider's (`origin`, `the arguments of provider prod`), `unexpectedStatusMs in the
+ * arguments of provider prod / MDB_UNEXPECTED_STATUS_MS`.
+ */
+export function describeWaitSetting(name: WaitSettingName, origin?: string): string {
+  return whereToSet(name, origin);
 }

@@ -78,6 +78,11 @@ export interface WaitOptions {
    * {@link DEFAULT_UNEXPECTED_STATUS_MS} (`mdb:unexpectedStatusMs`).
    */
   unexpectedLimitMs?: number;
+  /**
+   * Where that limit was set when not in stack config, as the message of a wait it ends names it:
+   * an explicit provider's arguments (`the arguments of provider prod`).
+   */
+  settingsOrigin?: string;
 }
 
 /** How a wait ended without the change settling. */
@@ -187,7 +192,14 @@ export async function waitFor<T>(
     if (reason !== undefined && unexpectedSince !== undefined && now - unexpectedSince >= unexpectedLimit)
       throw new WaitError(
         "stuck",
-        stuckMessage(what, verdict.state, reason, now - unexpectedSince, unexpectedLimit),
+        stuckMessage(
+          what,
+          verdict.state,
+          reason,
+          now - unexpectedSince,
+          unexpectedLimit,
+          options.settingsOrigin,
+        ),
         lastState,
       );
     if (elapsed >= options.timeoutMs) {
@@ -219,6 +231,7 @@ export function waitUntil<T>(
     clock: ctx.clock,
     signal: ctx.signal,
     unexpectedLimitMs: ctx.unexpectedStatusMs,
+    settingsOrigin: ctx.settingsOrigin,
   });
 }
 
@@ -237,6 +250,8 @@ export interface WaitContext {
   signal?: AbortSignal;
   /** Longest time in a row in statuses the wait does not expect, in ms; absent: the default. */
   unexpectedStatusMs?: number;
+  /** Where that limit was set when not in stack config: an explicit provider's arguments. */
+  settingsOrigin?: string;
 }
 
 /**

@@ -103,18 +103,22 @@ export function unexpectedLine(
   );
 }
 
-/** The failure of a wait that bore a status it does not expect for `limitMs` in a row. */
+/**
+ * The failure of a wait that bore a status it does not expect for `limitMs` in a row; the limit
+ * named where it is set (`origin`: an explicit provider's arguments; absent: stack config).
+ */
 export function stuckMessage(
   what: string,
   state: string,
   reason: string,
   forMs: number,
   limitMs: number,
+  origin?: string,
 ): string {
   return (
     `gave up waiting for ${what}: it has been ${state} for ${formatDuration(forMs)}, a status this wait ` +
     `does not expect (${reason}); the limit is ${formatDuration(limitMs)} ` +
-    `(${describeWaitSetting("unexpectedStatusMs")})`
+    `(${describeWaitSetting("unexpectedStatusMs", origin)})`
   );
 }
 
