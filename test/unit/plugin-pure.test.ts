@@ -7,6 +7,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import { explicitProvider } from "../../provider/adapters/plugin/config-rpcs";
 import { engineAddressOf } from "../../provider/adapters/plugin/main";
 import { parseUrn } from "../../provider/adapters/plugin/urn";
 import { received, redact, secretTexts, toStruct } from "../../provider/adapters/plugin/values";
@@ -200,6 +201,19 @@ describe("the plugin's arguments and URNs", () => {
     expect(parseUrn("urn:pulumi:s::p::my:index:Comp$mdb:index:Vpc::a::b").type).toBe("mdb:index:Vpc");
     expect(parseUrn("urn:pulumi:s::p::my:index:Comp$mdb:index:Vpc::a::b").name).toBe("a::b");
     expect(() => parseUrn("db")).toThrow('"db" is not a Pulumi URN');
+  });
+
+  it("explicitProvider: the program's provider by its whole name; the engine's default, none", () => {
+    const provider = (name: string) =>
+      explicitProvider(`urn:pulumi:dev::shop::pulumi:providers:mdb::${name}`);
+    expect(provider("prod")).toBe("prod");
+    // A provider's name may hold `::` (Pulumi's --provider flag takes name=URN; a URN with
+    // `::<id>` after it names a provider of that whole name): messages name all of it.
+    expect(provider("local::c5bd1cfb")).toBe("local::c5bd1cfb");
+    expect(provider("default")).toBeUndefined();
+    expect(provider("default_0_1_0")).toBeUndefined();
+    expect(explicitProvider("")).toBeUndefined();
+    expect(explicitProvider("prod")).toBeUndefined();
   });
 });
 

@@ -17,6 +17,7 @@ import { protocol } from "../../pulumi-contract/grpc-protocol";
 import type { PluginContext } from "./context";
 import { RpcError } from "./errors";
 import { PACKAGE } from "./kinds";
+import { parseUrn } from "./urn";
 import { received } from "./values";
 
 /** The first Pulumi CLI that calls Handshake, which the plugin needs (see {@link requireHandshake}). */
@@ -55,11 +56,17 @@ function configSource(settings: Props, origin?: string): ConfigSource {
 }
 
 /**
- * The name of the provider of `urn` when the program declared it (an explicit provider); undefined
- * for the engine's default provider of the package (`default`, `default_0_1_0`).
+ * The name of the provider of `urn` when the program declared it (an explicit provider, its whole
+ * name even where it holds `::`); undefined for the engine's default provider of the package
+ * (`default`, `default_0_1_0`) and for text that is not a URN.
  */
 export function explicitProvider(urn: string): string | undefined {
-  const name = urn.split("::").pop() ?? "";
+  let name: string;
+  try {
+    name = parseUrn(urn).name;
+  } catch {
+    return undefined;
+  }
   return name === "" || /^default(_|$)/.test(name) ? undefined : name;
 }
 
