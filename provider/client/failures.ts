@@ -94,7 +94,7 @@ export class Failures {
   constructor(private readonly ctx: FailureContext) {}
 
   /** How this client's messages name a limit of its transport ({@link describeSetting}). */
-  private whereToSet(name: TransportSettingName): string {
+  private limitNamed(name: TransportSettingName): string {
     return describeSetting(name, this.ctx.settingsOrigin);
   }
 
@@ -141,7 +141,7 @@ export class Failures {
     const beyondCap = retryAfterMs !== undefined && retryAfterMs > cap;
     const note = beyondCap
       ? ` (the API asked to wait ${Math.ceil(retryAfterMs / 1000)} s before trying again, longer than ` +
-        `the ${cap} ms the client waits, ${this.whereToSet("maxRetryAfterMs")}: not retried)`
+        `the ${cap} ms the client waits, ${this.limitNamed("maxRetryAfterMs")}: not retried)`
       : "";
     return new MdbApiError({
       operation: spec.operation,
@@ -225,30 +225,30 @@ export class Failures {
       case RESPONSE_TOO_LARGE:
         return {
           code: "RESPONSE_TOO_LARGE",
-          text: `the answer from ${where} is larger than ${bytes(limits.maxResponseBytes)}, the limit of ${this.whereToSet("maxResponseBytes")}; reading stopped`,
+          text: `the answer from ${where} is larger than ${bytes(limits.maxResponseBytes)}, the limit of ${this.limitNamed("maxResponseBytes")}; reading stopped`,
           retryable: false,
         };
       case HEADER_OVERFLOW:
         return {
           code: "HEADERS_TOO_LARGE",
-          text: `the answer's headers from ${where} are larger than ${bytes(limits.maxHeaderBytes)}, the limit of ${this.whereToSet("maxHeaderBytes")}`,
+          text: `the answer's headers from ${where} are larger than ${bytes(limits.maxHeaderBytes)}, the limit of ${this.limitNamed("maxHeaderBytes")}`,
           retryable: false,
         };
       case DEADLINE_EXCEEDED:
         return {
           code: "TIMEOUT",
-          text: `no complete answer from ${where} within ${limits.attemptDeadlineMs} ms, the deadline of one attempt (${this.whereToSet("attemptDeadlineMs")})`,
+          text: `no complete answer from ${where} within ${limits.attemptDeadlineMs} ms, the deadline of one attempt (${this.limitNamed("attemptDeadlineMs")})`,
         };
       case CALL_DEADLINE_EXCEEDED:
         return {
           code: "TIMEOUT",
-          text: `no complete answer from ${where} within ${this.ctx.callDeadlineMs} ms, the deadline of a call with its retries (${this.whereToSet("callDeadlineMs")}), after ${attemptsOf(error)} attempt(s)`,
+          text: `no complete answer from ${where} within ${this.ctx.callDeadlineMs} ms, the deadline of a call with its retries (${this.limitNamed("callDeadlineMs")}), after ${attemptsOf(error)} attempt(s)`,
         };
       case "ETIMEDOUT":
       case "ECONNABORTED":
         return {
           code: "TIMEOUT",
-          text: `no data from ${where} for ${this.ctx.timeoutMs} ms, the idle timeout (${this.whereToSet("timeoutMs")})`,
+          text: `no data from ${where} for ${this.ctx.timeoutMs} ms, the idle timeout (${this.limitNamed("timeoutMs")})`,
         };
       default:
         if (plainHttpAnswer(error))
@@ -269,7 +269,7 @@ export class Failures {
   /** Said after a failure that could have been retried but for the call's deadline. */
   private deadlineNote(config: unknown): string {
     return (config as SpecCarrier | undefined)?.[MDB_CALL]?.stoppedByDeadline
-      ? ` (not retried: the call's deadline of ${this.ctx.callDeadlineMs} ms, ${this.whereToSet("callDeadlineMs")}, left no time)`
+      ? ` (not retried: the call's deadline of ${this.ctx.callDeadlineMs} ms, ${this.limitNamed("callDeadlineMs")}, left no time)`
       : "";
   }
 }

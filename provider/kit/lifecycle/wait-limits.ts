@@ -3,7 +3,6 @@
  * `MDB_<NAME>`; README's table of limits), besides each operation's own time limit
  * (`customTimeouts`, `timeouts.ts`).
  */
-import { whereToSet } from "../../client/settings";
 
 /** Names of the wait limits a stack may set. */
 export type WaitSettingName = "unexpectedStatusMs";
@@ -27,12 +26,3 @@ export const WAIT_SETTINGS: readonly WaitSetting[] = [{ name: "unexpectedStatusM
  * 30-minute limit of a create.
  */
 export const DEFAULT_UNEXPECTED_STATUS_MS = 5 * 60_000;
-
-/**
- * How a message names a wait limit: `mdb:unexpectedStatusMs / MDB_UNEXPECTED_STATUS_MS`; for an
- * explicit provider's (`origin`, `the arguments of provider prod`), `unexpectedStatusMs in the
- * arguments of provider prod / MDB_UNEXPECTED_STATUS_MS`.
- */
-export function describeWaitSetting(name: WaitSettingName, origin?: string): string {
-  return whereToSet(name, origin);
-}

@@ -5,7 +5,7 @@
  * Both faces print these words (the kit makes them).
  */
 import type { RetryAnswer, RetryInfo } from "../../client/http-options";
-import { describeWaitSetting } from "../lifecycle/wait-limits";
+import { whereToSet } from "../../client/settings";
 
 /**
  * Formats a duration in milliseconds for people: `850 ms`, `2.9 s` (tenths below 10 s), `12 s`,
@@ -118,7 +118,7 @@ export function stuckMessage(
   return (
     `gave up waiting for ${what}: it has been ${state} for ${formatDuration(forMs)}, a status this wait ` +
     `does not expect (${reason}); the limit is ${formatDuration(limitMs)} ` +
-    `(${describeWaitSetting("unexpectedStatusMs", origin)})`
+    `(${whereToSet("unexpectedStatusMs", origin)})`
   );
 }
 
