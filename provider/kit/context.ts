@@ -117,4 +117,9 @@ export interface CallContext {
    * create adopts it; the plugin's engine reads it first): check asks nothing of its identity.
    */
   importing?: boolean;
+  /**
+   * The program may be in any Pulumi language (the plugin): advice names resource options as
+   * every language reads them. Absent: a TypeScript or JavaScript program (the dynamic classes).
+   */
+  anyLanguage?: boolean;
 }

@@ -114,6 +114,8 @@ export interface OpContext<P extends string> {
   unexpectedStatusMs?: number;
   /** Where the settings were given when not in stack config (`Session.settingsOrigin`). */
   settingsOrigin?: string;
+  /** The program may be in any Pulumi language (`CallContext.anyLanguage`). */
+  anyLanguage?: boolean;
 }
 
 /** How a resource is created without ever making a duplicate (see `create.ts`). */

@@ -358,11 +358,12 @@ export const CHECKPOINT_CUT = /failed to load checkpoint: EOF/;
 
 /**
  * The other documented outcome: a record of a name the program chose exists, and the run that made
- * it could not record it (its answer was lost). The refusal names the switch; the person runs
+ * it could not record it (its answer was lost). The refusal names the switch (and the `import`
+ * option, in TypeScript's words on the dynamic face, by name on the plugin); the person runs
  * `MDB_ADOPT_EXISTING=true pulumi up`, which must adopt that very record.
  */
 export const ADOPT_REFUSAL =
-  /already exists in project \S+ with id \S+\. Adopt it with the resource option \{ import: "[^"]+" \}, or choose another name\. To adopt every record of the same identity instead \(after an interrupted run\), set mdb:adoptExisting to true: `pulumi config set mdb:adoptExisting true`, or MDB_ADOPT_EXISTING=true for one run/;
+  /already exists in project \S+ with id \S+\. Adopt it with the resource option (\{ import: "[^"]+" \}|import set to "[^"]+" \([^)]+\)), or choose another name\. To adopt every record of the same identity instead \(after an interrupted run\), set mdb:adoptExisting to true: `pulumi config set mdb:adoptExisting true`, or MDB_ADOPT_EXISTING=true for one run/;
 
 /** One cell's result. */
 export interface CellResult {

@@ -12,6 +12,7 @@
 import {
   EMULATOR_ORIGIN,
   EXISTING_SERVICE,
+  IMPORT_OPTION,
   OTHER_REGION_VPC,
   RUNS,
   STOPPED_SERVICE,
@@ -24,6 +25,14 @@ import { waitFor } from "../helpers/emulator";
 /** `cpuMillis` -> `cpuMillis`, escaped for a pattern. */
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** The `import` option in a refusal's advice on `face` (IMPORT_OPTION), as a pattern. */
+const IMPORT_OPTION_ON: Record<Face, string> = {
+  dynamic: '\\{ import: "\\S+" \\}',
+  native:
+    'import set to "\\S+" \\(import in TypeScript and YAML, import_ in Python, pulumi\\.Import in Go, ' +
+    "ImportId in C#\\)",
+};
+
 /**
  * The line Pulumi prints for `row` of resource `name` on `face`. The plugin learns from the engine
  * which inputs the program gave as secrets, so it says "(secret)" after any of them, a misspelt
@@ -32,6 +41,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  */
 function expectedLine(name: string, row: Row, face: Face, secret: readonly string[] = []): RegExp {
   let rule = typeof row.rule === "string" ? escape(row.rule) : row.rule.source;
+  rule = rule.replace(IMPORT_OPTION, IMPORT_OPTION_ON[face]);
   if (face === "native" && row.property && secret.includes(row.property) && !rule.startsWith("\\(secret\\)"))
     rule = `\\(secret\\) ${rule}`;
   const where = !row.property

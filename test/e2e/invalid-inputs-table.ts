@@ -54,6 +54,13 @@ export const EMULATOR_ORIGIN = "<emulator origin>";
 /** The id of a VPC in eu-west-1, made through the API before the runs (the programs are in us-east-1). */
 export const OTHER_REGION_VPC = "<vpc in eu-west-1>";
 
+/**
+ * Stands, in a rule, for the `import` option as a refusal's advice writes it: TypeScript's
+ * `{ import: "<id>" }` on the dynamic face, the option by name in every language's spelling on
+ * the plugin (which serves programs in any language).
+ */
+export const IMPORT_OPTION = "<import option>";
+
 /** Stands for a service the suite makes before the runs (a read replica set's check looks it up, a fork's source). */
 export const EXISTING_SERVICE = "<existing service>";
 
@@ -298,7 +305,7 @@ export const RUNS: Run[] = [
         args: { name: "existing" },
         rule: new RegExp(
           `a service named "existing" \\(POSTGRES, us-east-1\\) already exists in project ${E2E_KEYS.projectId} ` +
-            'with id \\S+\\. Adopt it with the resource option \\{ import: "\\S+" \\}, or choose another name\\. ' +
+            `with id \\S+\\. Adopt it with the resource option ${IMPORT_OPTION}, or choose another name\\. ` +
             "To adopt every record of the same identity instead",
         ),
       },

@@ -4,7 +4,8 @@
  * failure included), unknowns during preview (Check, Diff, previewed Create and Update), a
  * partial create answered with ErrorResourceInitFailed (the resource is kept), Read with only an
  * id (import) giving inputs whose next diff is clean, a state written by the dynamic classes
- * (moved by alias) read without its hidden inputs, and Cancel reaching the runtime.
+ * (moved by alias) read without its hidden inputs, Cancel reaching the runtime, and a refusal
+ * advising the `import` option in the words of every language the plugin serves.
  */
 import * as grpc from "@grpc/grpc-js";
 import { autoName } from "../../provider/kit/fields/naming";
@@ -112,6 +113,28 @@ describe("secrets", () => {
     expect(JSON.stringify(failures)).not.toContain(long);
     const plain = await plugin.check(SERVICE, "db", { ...DB, name: long });
     expect(plain.failures).toEqual([{ property: "name", reason: expect.any(String) }]);
+  });
+});
+
+describe("advice", () => {
+  it("a name the API already has: check and create advise the import option in every language's words", async () => {
+    const made = await emu.api<{ id: string }>("POST", `${emu.projectPath}/vpcs`, {
+      name: "owned-net",
+      cidr: "10.8.0.0/16",
+      region_code: "us-east-1",
+    });
+    const vpc = { name: "owned-net", cidr: "10.8.0.0/16", regionCode: "us-east-1" };
+    const advice =
+      `Adopt it with the resource option import set to "${made.body.id}" (import in TypeScript and YAML, ` +
+      "import_ in Python, pulumi.Import in Go, ImportId in C#), or choose another name.";
+    // A run of its own: a run lists a collection once, and this file's other runs listed VPCs before.
+    const run = await startTestPlugin();
+    await run.configureFor(emu);
+    const { inputs, failures } = await run.check(VPC, "owned", vpc).finally(() => run.close());
+    expect(failures).toEqual([{ property: "name", reason: expect.stringContaining(advice) }]);
+    const error = await failure(plugin.create(VPC, "owned", inputs));
+    expect(error.message).toContain(advice);
+    expect(error.message).not.toContain("{ import:");
   });
 });
 

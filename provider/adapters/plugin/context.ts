@@ -41,6 +41,7 @@ export function callOf(ctx: PluginContext, urn: string, options: CallOptions = {
   const seconds = options.timeoutSeconds ?? 0;
   return {
     name: parseUrn(urn).name,
+    anyLanguage: true,
     log: (message) => ctx.engine.info(progressLine(redact(message, options.secretTexts ?? [])), urn),
     ...(seconds > 0 ? { timeoutMs: Math.round(seconds * 1000) } : {}),
     ...(options.secretInputs ? { secretInputs: options.secretInputs } : {}),

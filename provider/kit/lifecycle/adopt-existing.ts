@@ -13,6 +13,7 @@
  */
 import { argumentWhere, whereToSet } from "../../client/settings";
 import { ADOPT_EXISTING_KEYS } from "../../config";
+import { importOption } from "../messages/import-option";
 
 /** What {@link adoptOrRefuse} knows of the create. */
 export interface AdoptionCase<R> {
@@ -36,6 +37,8 @@ export interface AdoptionCase<R> {
   adoptExisting: boolean;
   /** Where the switch is set when not in stack config: an explicit provider's arguments. */
   settingsOrigin?: string;
+  /** The program may be in any Pulumi language (the plugin): the advice names the option so. */
+  anyLanguage?: boolean;
   /** Reports progress. */
   log(message: string): void;
 }
@@ -64,11 +67,11 @@ export function refusalOf<R>(c: Omit<AdoptionCase<R>, "log">): string | undefine
     return (
       `${c.what} matches ${c.found.length} existing records by ${c.identity}: ` +
       `${c.found.map(c.recordId).join(", ")}. Import the one to keep with the resource option ` +
-      `{ import: "${c.importId(first)}" } (or another of them), and delete the others`
+      `${importOption(c.importId(first), c.anyLanguage)} (or another of them), and delete the others`
     );
   if (c.autoNamed || c.adoptExisting) return undefined;
   return (
-    `${c.refusal(first)}. Adopt it with the resource option { import: "${c.importId(first)}" }, or ` +
+    `${c.refusal(first)}. Adopt it with the resource option ${importOption(c.importId(first), c.anyLanguage)}, or ` +
     `${c.otherwise}. ${switchAdvice(c.settingsOrigin)}`
   );
 }

@@ -62,6 +62,7 @@ export function adoptionCase<I, R, P extends string>(
     otherwise: policy.otherwise,
     adoptExisting: ctx.adoptExisting,
     settingsOrigin: ctx.settingsOrigin,
+    anyLanguage: ctx.anyLanguage,
     log: ctx.log,
   };
 }

@@ -67,6 +67,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       signal,
       unexpectedStatusMs: session.unexpectedStatusMs,
       settingsOrigin: session.settingsOrigin,
+      ...(call.anyLanguage ? { anyLanguage: true } : {}),
     };
   };
   /** The project of a resource (`own`, else the configured one, else the key's, asked through {@link apiFor}). */
