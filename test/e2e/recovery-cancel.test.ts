@@ -151,10 +151,14 @@ describe.each(["dynamic", "native"] as const)("SIGINT during a service's resize 
         );
 
         await emulator.clearCalls();
-        await ws.up();
+        const finished = await ws.up();
         await expectConverged(ws, emulator, 1);
         const calls = await emulator.calls();
         expect(calls.filter((c) => /resize$/.test(c))).toEqual([]);
+        // ... and up says so under the resource.
+        expect(finished.stdout).toMatch(
+          /\[mdb\] service \S+: resizeService 500m\/2GB → 1000m\/2GB, accepted in an earlier run, has settled; not sent again/,
+        );
         expect(calls.filter((c) => /^POST \/services$|^DELETE/.test(c))).toEqual([]);
         // The finished update leaves no mark: the next preview is clean.
         expect(await ws.preview()).toEqual(new Map());

@@ -239,10 +239,15 @@ describe("a cancelled run (Ctrl-C)", () => {
       "db: no API call; createService was accepted by the API in an earlier run that ended before it " +
         "settled: up waits for it",
     ]);
+    lines.length = 0;
     const { result, calls } = await recordCalls(emu, () =>
       second.update(recorded, news, { initErrors: true }),
     );
     expect(calls).toEqual([]);
+    // The update says what became of the accepted create: not the person's guess.
+    expect(lines.at(-1)).toBe(
+      `service ${id}: createService orders-db 1000m/4GB, accepted in an earlier run, has settled; not sent again`,
+    );
     expect(result.state.outs).toMatchObject({ serviceId: id, status: "READY" });
     expect(result.state.outs[ACCEPTED_OUTPUT]).toBeUndefined();
     expect(await serviceIds()).toEqual([id]);
@@ -274,10 +279,15 @@ describe("a cancelled run (Ctrl-C)", () => {
         "earlier run that ended before it settled: up waits for it and sends it again only if the API has not " +
         "applied it",
     ]);
+    lines.length = 0;
     const { result, calls } = await recordCalls(emu, () =>
       second.update(recorded, news, { initErrors: true }),
     );
     expect(calls).toEqual([]);
+    expect(lines).toContain(
+      `service ${result.state.outs.serviceId}: attachToVpc ${vpc.body.id}, accepted in an earlier run, has ` +
+        "settled; not sent again",
+    );
     expect(result.state.outs).toMatchObject({ vpcId: vpc.body.id, status: "READY" });
     expect(result.state.outs[ACCEPTED_OUTPUT]).toBeUndefined();
   }, 30_000);

@@ -22,7 +22,7 @@ import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
 import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
-import { callText, describeChange } from "../preview/lines";
+import { appliedEarlierLine, callText, describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls, pulumiReplacement, settlingOnly } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
@@ -33,7 +33,7 @@ import { replacementUnderProtection, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "../fields/settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
-import { callOperation, runSteps } from "./steps";
+import { callOperation, runSteps, stepCall } from "./steps";
 import { deadlineOf, limitOf } from "./timeouts";
 import { replacedInPlaceOfItself, takenFailure } from "./taken";
 import { twinFailure } from "./twins";
@@ -148,13 +148,26 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
 
   /**
    * Settles `record`, applies the planned steps, and returns the record as it ends up; `accepted`
-   * names an accepted call while its wait runs (`StepRun.accepted`).
+   * names an accepted call while its wait runs (`StepRun.accepted`). With `earlierRun`, the calls
+   * `accepted` names on entry are an earlier run's: each the plan does not send again is said to
+   * have settled, so that the person knows it was not sent twice.
    */
-  async function converge(ctx: OpContext<P>, record: R, want: I, memory: Partial<O>, accepted: string[]) {
+  async function converge(
+    ctx: OpContext<P>,
+    record: R,
+    want: I,
+    memory: Partial<O>,
+    accepted: string[],
+    earlierRun = false,
+  ) {
+    const earlier = earlierRun ? [...accepted] : [];
     const settled = ops.settle ? await ops.settle(ctx, record) : record;
     // Settled: every call accepted before (the create's own, an earlier run's) has ended.
     if (ops.settle) accepted.length = 0;
     const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
+    const again = steps.map((step) => callText(stepCall(step)));
+    const applied = earlier.filter((words) => !again.includes(words));
+    if (applied.length > 0) ctx.log(appliedEarlierLine(`${spec.label} ${ownId(spec.id, ctx.ref)}`, applied));
     if (steps.length === 0) return settled;
     const run = {
       api: ctx.api,
@@ -376,7 +389,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       return withPartialState(
         id,
         async () => ({
-          outs: observed(keep(ctx.ref, await converge(ctx, await mustFind(ctx), want, memory, accepted))),
+          outs: observed(
+            keep(ctx.ref, await converge(ctx, await mustFind(ctx), want, memory, accepted, true)),
+          ),
         }),
         {
           resource: `${spec.label} ${ownId(spec.id, ctx.ref)}`,

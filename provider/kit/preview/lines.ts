@@ -110,6 +110,16 @@ export function acceptedEarlierNote(calls: readonly string[], resent = true): st
   );
 }
 
+/**
+ * The progress line of an update that finds the calls an earlier run left accepted (their words:
+ * `resizeService 1000m/4GB → 2000m/4GB`) settled and does not plan them again:
+ * `service abc: resizeService 1000m/4GB → 2000m/4GB, accepted in an earlier run, has settled; not sent again`.
+ */
+export function appliedEarlierLine(what: string, calls: readonly string[]): string {
+  const verb = calls.length > 1 ? "have" : "has";
+  return `${what}: ${calls.join(", ")}, accepted in an earlier run, ${verb} settled; not sent again`;
+}
+
 /** A value in a preview line: unknown ones say so, secrets never show, strings as they are. */
 export function shown(value: unknown, secret = false): string {
   if (value === UNKNOWN || isUnknown(value)) return "(known during up)";
