@@ -160,6 +160,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     accepted: string[],
     earlierRun = false,
   ) {
+    const what = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
     const earlier = earlierRun ? [...accepted] : [];
     const settled = ops.settle ? await ops.settle(ctx, record) : record;
     // Settled: every call accepted before (the create's own, an earlier run's) has ended.
@@ -167,12 +168,12 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
     const again = steps.map((step) => callText(stepCall(step)));
     const applied = earlier.filter((words) => !again.includes(words));
-    if (applied.length > 0) ctx.log(appliedEarlierLine(`${spec.label} ${ownId(spec.id, ctx.ref)}`, applied));
+    if (applied.length > 0) ctx.log(appliedEarlierLine(what, applied));
     if (steps.length === 0) return settled;
     const run = {
       api: ctx.api,
       ref: ctx.ref,
-      what: `${spec.label} ${ownId(spec.id, ctx.ref)}`,
+      what,
       progress: ctx.log,
       signal: ctx.signal,
       accepted,
