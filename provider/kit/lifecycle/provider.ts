@@ -22,7 +22,7 @@ import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
 import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
-import { appliedEarlierLine, callText, describeChange } from "../preview/lines";
+import { callText, describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls, pulumiReplacement, settlingOnly } from "../preview/calls";
 import { absentAsNull, inputsOf, nullAsAbsent, withoutUndefined } from "../fields/outputs";
@@ -33,7 +33,8 @@ import { replacementUnderProtection, refuseIfProtected } from "./protection";
 import { checkAccess, configFailures } from "./preflight";
 import { keptSettings } from "../fields/settings";
 import { type OpContext, type Props, type ResourceOps, specOf } from "../spec";
-import { callOperation, runSteps, stepCall } from "./steps";
+import { callOperation } from "./steps";
+import { convergence } from "./converge";
 import { deadlineOf, limitOf } from "./timeouts";
 import { replacedInPlaceOfItself, takenFailure } from "./taken";
 import { twinFailure } from "./twins";
@@ -136,54 +137,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
     return { ...parsed, projectId } as ResourceRef<P>;
   }
 
-  /** The record, or an error saying the state is stale. */
-  async function mustFind(ctx: OpContext<P>): Promise<R> {
-    const record = await ops.find(ctx.api, ctx.ref);
-    if (record === undefined)
-      throw new Error(
-        `${spec.label} ${formatResourceId(spec.id, ctx.ref)} no longer exists; run \`pulumi refresh\``,
-      );
-    return record;
-  }
-
-  /**
-   * Settles `record`, applies the planned steps, and returns the record as it ends up; `accepted`
-   * names an accepted call while its wait runs (`StepRun.accepted`). With `earlierRun`, the calls
-   * `accepted` names on entry are an earlier run's: each the plan does not send again is said to
-   * have settled, so that the person knows it was not sent twice.
-   */
-  async function converge(
-    ctx: OpContext<P>,
-    record: R,
-    want: I,
-    memory: Partial<O>,
-    accepted: string[],
-    earlierRun = false,
-  ) {
-    const what = `${spec.label} ${ownId(spec.id, ctx.ref)}`;
-    const earlier = earlierRun ? [...accepted] : [];
-    const settled = ops.settle ? await ops.settle(ctx, record) : record;
-    // Settled: every call accepted before (the create's own, an earlier run's) has ended.
-    if (ops.settle) accepted.length = 0;
-    const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
-    const again = steps.map((step) => callText(stepCall(step)));
-    const applied = earlier.filter((words) => !again.includes(words));
-    if (applied.length > 0) ctx.log(appliedEarlierLine(what, applied));
-    if (steps.length === 0) return settled;
-    const run = {
-      api: ctx.api,
-      ref: ctx.ref,
-      what,
-      progress: ctx.log,
-      signal: ctx.signal,
-      accepted,
-      settle: (target: string | undefined, until?: (record: R) => boolean) => {
-        if (!ops.waitFor) throw new Error(`${spec.label}: a step waits, but the resource cannot wait`);
-        return ops.waitFor(ctx, target, until);
-      },
-    };
-    return (await runSteps(run, steps, memory)) ?? mustFind(ctx);
-  }
+  const { mustFind, converge } = convergence({ label: spec.label, id: spec.id, ops, outputsOf });
 
   /** Read-only access to the API in the project of the state `olds`, for a preview's words. */
   const lookupsOf = (olds: Props, log: (line: string) => void) => async () => ({
