@@ -6,7 +6,7 @@
  */
 import type { IdShape, ResourceRef } from "../fields/ids";
 import { formatResourceId, ownId } from "../fields/ids";
-import { appliedEarlierLine, callText } from "../preview/lines";
+import { callText, settledEarlierLine } from "../preview/lines";
 import type { OpContext, ResourceOps } from "../spec";
 import { runSteps, stepCall } from "./steps";
 
@@ -55,8 +55,8 @@ export function convergence<I, O, R, P extends string>(facts: ConvergeFacts<I, O
     if (ops.settle) accepted.length = 0;
     const steps = ops.plan?.(outputsOf(settled, ctx.ref, memory), want) ?? [];
     const again = steps.map((step) => callText(stepCall(step)));
-    const applied = earlier.filter((words) => !again.includes(words));
-    if (applied.length > 0) ctx.log(appliedEarlierLine(what, applied));
+    const settledBefore = earlier.filter((words) => !again.includes(words));
+    if (settledBefore.length > 0) ctx.log(settledEarlierLine(what, settledBefore));
     if (steps.length === 0) return settled;
     const run = {
       api: ctx.api,

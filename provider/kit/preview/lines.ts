@@ -115,7 +115,7 @@ export function acceptedEarlierNote(calls: readonly string[], resent = true): st
  * `resizeService 1000m/4GB → 2000m/4GB`) settled and does not plan them again:
  * `service abc: resizeService 1000m/4GB → 2000m/4GB, accepted in an earlier run, has settled; not sent again`.
  */
-export function appliedEarlierLine(what: string, calls: readonly string[]): string {
+export function settledEarlierLine(what: string, calls: readonly string[]): string {
   const verb = calls.length > 1 ? "have" : "has";
   return `${what}: ${calls.join(", ")}, accepted in an earlier run, ${verb} settled; not sent again`;
 }
