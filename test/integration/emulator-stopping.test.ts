@@ -103,15 +103,17 @@ async function launch(name: string, launcher: string[], cwd: string, extra: stri
     body: JSON.stringify({ name }),
   });
   const { service_id: id } = (await created.json()) as { service_id: string };
-  await until(
-    async () =>
-      (
-        (await (
-          await fetch(`${url}/projects/proj-dev/services/${id}`, { headers: { authorization: AUTH } })
-        ).json()) as { status: string }
-      ).status,
-    (status) => status === "READY",
+  // An UNSTABLE service (its server failed) stays so until a restart: the test ends naming its reason.
+  const settled = await until(
+    async () => {
+      const { status, error_message: reason } = (await (
+        await fetch(`${url}/projects/proj-dev/services/${id}`, { headers: { authorization: AUTH } })
+      ).json()) as { status: string; error_message?: string };
+      return reason ? `${status}: ${reason}` : status;
+    },
+    (status) => status === "READY" || status.startsWith("UNSTABLE"),
   );
+  expect(settled).toBe("READY");
   const root = stateFile.replace(/\.json$/, ".databases");
   expect(postgresUnder(root).length).toBeGreaterThan(0);
   return { cli, url, emulator, root, port: Number(new URL(url).port) };
