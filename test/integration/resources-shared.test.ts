@@ -172,12 +172,25 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
     await expect(resources.delete(state)).resolves.toBeUndefined();
   });
 
-  it("a resource deleted out of band reads as gone", async () => {
+  it("a resource deleted out of band reads as gone, and the refresh says why it drops it", async () => {
     const state = await resources.create(row.inputs(parent));
     const [record] = await list();
     await emu.api("DELETE", `${row.collection(parent)}/${row.idOf(record)}`);
     await emu.waitFor(list, (all) => all.length === 0, { what: "record gone" });
+    progressLines.length = 0;
     expect(await resources.read(state.id, state.outs)).toMatchObject({ id: undefined, props: undefined });
+    expect(progressLines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\S.* ${row.idOf(record)} is not in the API any more \\(deleted outside this stack\\?\\): ` +
+            "the refresh removes it from the stack; the next `pulumi up` creates a new one if the program still declares it$",
+        ),
+      ),
+    ]);
+    // An import of an id the API does not have: Pulumi's own error says so; the provider adds nothing.
+    progressLines.length = 0;
+    expect(await resources.read(state.id, {})).toMatchObject({ id: undefined });
+    expect(progressLines).toEqual([]);
   });
 
   it("a record of the same identity is refused with import advice, not duplicated, and no call is made", async () => {

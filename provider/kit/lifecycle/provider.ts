@@ -21,7 +21,7 @@ import type { FieldTable, InputsOf, OutputsOf, ResourceDefinition } from "../fie
 import { readOutputs } from "../fields/field-table";
 import { type ResourceRef, formatResourceId, ownId, parseResourceId } from "../fields/ids";
 import { parseInputs } from "../messages/input-errors";
-import { isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
+import { goneReadLine, isSettledLine, settledCreateLine, unsettledReadLine } from "../messages/waits";
 import { callText, describeChange } from "../preview/lines";
 import { unknownWordWarnings } from "../preview/unknown-words";
 import { previewCalls, pulumiReplacement, settlingOnly } from "../preview/calls";
@@ -306,7 +306,12 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const olds = given(props);
       const ref = await refOf(id, olds, call);
       const record = await ops.find(apiFor(call.log), ref);
-      if (record === undefined) return {};
+      // A refresh's read gets the state (an import none, an adoption only the project).
+      const refresh = Object.keys(olds).some((k) => k !== PROJECT_INPUT);
+      if (record === undefined) {
+        if (refresh) call.log(goneReadLine(`${spec.label} ${ownId(spec.id, ref)}`));
+        return {};
+      }
       const full = withOwn(ref, record);
       const outs = inProgramWords(outputsOf(record, full, remember({ olds })), olds);
       const found = formatResourceId(spec.id, full);
@@ -316,8 +321,6 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         call.log(unsettledReadLine(`${spec.label} ${ownId(spec.id, full)}`, status, phase === "leaving"));
       }
       hold(found, "read", call);
-      // A refresh's read gets the state (an import none, an adoption only the project).
-      const refresh = Object.keys(olds).some((k) => k !== PROJECT_INPUT);
       if (refresh && runtime.refreshCallsDiff?.() !== false) refreshed.add(id);
       return {
         id: found,

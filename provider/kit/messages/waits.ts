@@ -78,6 +78,19 @@ export function unsettledReadLine(resource: string, status: string, leaving: boo
 }
 
 /**
+ * What a refresh says of a resource the API no longer has (deleted outside this stack): the
+ * engine then drops it from the stack without saying why. `service q1w2e3r4t5 is not in the API
+ * any more (deleted outside this stack?): the refresh removes it from the stack; the next
+ * \`pulumi up\` creates a new one if the program still declares it`.
+ */
+export function goneReadLine(resource: string): string {
+  return (
+    `${resource} is not in the API any more (deleted outside this stack?): the refresh removes it ` +
+    "from the stack; the next `pulumi up` creates a new one if the program still declares it"
+  );
+}
+
+/**
  * The last line of a create that said it waits until the resource settles, once it has and every
  * step after it is made, unless its last line already said a wait is over ({@link isSettledLine}):
  * `service q1w2e3r4t5 is READY`.
