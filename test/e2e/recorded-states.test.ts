@@ -7,7 +7,9 @@
  *
  * - 0.1.0: one serialized provider per resource, requiring `dist/provider/resources/<kind>`;
  * - 0.2.0: Pulumi's closure serializer's text, reaching `dist/provider/host`;
- * - 5cf9509: the hand-written provider text of the commit the release matrix was added on.
+ * - 5cf9509: the hand-written provider text of the commit the release matrix was added on;
+ * - 20afe2d-native: the quickstart on the native plugin (`pulumi-managed-db/native`): mdb:index:*
+ *   resources under the plugin's default provider, which records no version.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -23,6 +25,7 @@ const RECORDED: Array<{ release: string; provider: RegExp }> = [
   { release: "0.1.0", provider: /pulumi-managed-db\/dist\/provider\/resources\/service\b/ },
   { release: "0.2.0", provider: /with\(\{ byPackage: \\"pulumi-managed-db\/dist\/provider\/host\\"/ },
   { release: "5cf9509", provider: /loads the package's host at call time/ },
+  { release: "20afe2d-native", provider: /"urn:pulumi:dev::mdb-quickstart::pulumi:providers:mdb::default"/ },
 ];
 
 describe.each(RECORDED)("the state $release wrote", ({ release, provider }) => {
