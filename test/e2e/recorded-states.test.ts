@@ -9,7 +9,9 @@
  * - 0.2.0: Pulumi's closure serializer's text, reaching `dist/provider/host`;
  * - 5cf9509: the hand-written provider text of the commit the release matrix was added on;
  * - 20afe2d-native: the quickstart on the native plugin (`pulumi-managed-db/native`): mdb:index:*
- *   resources under the plugin's default provider, which records no version.
+ *   resources under the plugin's default provider, which records no version;
+ * - f594ca4-sdk: the same through the generated SDK (`@pulumi/mdb`), whose default provider is
+ *   `default_0_1_0` with its version as an input (here run with the SDK of the current package).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -26,6 +28,10 @@ const RECORDED: Array<{ release: string; provider: RegExp }> = [
   { release: "0.2.0", provider: /with\(\{ byPackage: \\"pulumi-managed-db\/dist\/provider\/host\\"/ },
   { release: "5cf9509", provider: /loads the package's host at call time/ },
   { release: "20afe2d-native", provider: /"urn:pulumi:dev::mdb-quickstart::pulumi:providers:mdb::default"/ },
+  {
+    release: "f594ca4-sdk",
+    provider: /"urn:pulumi:dev::mdb-quickstart::pulumi:providers:mdb::default_0_1_0"/,
+  },
 ];
 
 describe.each(RECORDED)("the state $release wrote", ({ release, provider }) => {
