@@ -164,12 +164,19 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
     parent = await row.parent();
   });
 
-  it("delete: one DELETE, waits until gone, leaves nothing; deleting again is fine", async () => {
+  it("delete: one DELETE, waits until gone, leaves nothing; deleting again is fine, and says so", async () => {
     const state = await resources.create(row.inputs(parent));
+    const [record] = await list();
+    progressLines.length = 0;
     const { calls } = await recordCalls(emu, () => resources.delete(state));
     expect(calls).toEqual([`DELETE ${row.one}`]);
     expect(await list()).toEqual([]);
+    const gone = / is already gone from the API: nothing left to delete$/;
+    expect(progressLines.filter((line) => gone.test(line))).toEqual([]);
     await expect(resources.delete(state)).resolves.toBeUndefined();
+    expect(progressLines.filter((line) => gone.test(line))).toEqual([
+      expect.stringMatching(new RegExp(`^\\S.* ${row.idOf(record)} is already gone from the API:`)),
+    ]);
   });
 
   it("a resource deleted out of band reads as gone, and the refresh says why it drops it", async () => {

@@ -8,6 +8,7 @@
 import type { BackoffPolicy } from "../../client/backoff";
 import { MdbApiError } from "../../client/errors";
 import type { Clock } from "../context";
+import { goneOnDeleteLine } from "../messages/waits";
 import { BLOCKED_GRACE_MS, type Blocker, blockedError, judgeBlocked } from "./blockers";
 import { apiReason } from "./statuses";
 import { type PollVerdict, WaitError, formatDuration, waitFor } from "./wait";
@@ -83,6 +84,7 @@ export async function deleteAndWaitGone(options: DeleteOptions): Promise<void> {
   const sent = options.whileInUse
     ? await sendWhileInUse(options, options.whileInUse)
     : (await unlessGone(options.send().then(() => true))) === true;
+  if (!sent) options.log(goneOnDeleteLine(options.what));
   const look = options.look;
   if (!sent || !look) return;
   options.onAccepted?.();

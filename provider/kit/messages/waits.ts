@@ -91,6 +91,15 @@ export function goneReadLine(resource: string): string {
 }
 
 /**
+ * What a delete says when the API answers it 404 (the record was deleted outside this stack, by an
+ * earlier run, or by a first attempt whose answer was lost): the engine reports it deleted all the
+ * same. `VPC vpc-1 is already gone from the API: nothing left to delete`.
+ */
+export function goneOnDeleteLine(resource: string): string {
+  return `${resource} is already gone from the API: nothing left to delete`;
+}
+
+/**
  * The last line of a create that said it waits until the resource settles, once it has and every
  * step after it is made, unless its last line already said a wait is over ({@link isSettledLine}):
  * `service q1w2e3r4t5 is READY`.
