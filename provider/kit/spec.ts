@@ -201,6 +201,11 @@ export interface ResourceOps<I, O, R, P extends string> {
    */
   phase?(record: R): RecordPhase;
   /**
+   * What a record read with no state (an import) leaves unknown, said after that read (a
+   * service's password, which the API gives only to the create). Absent: nothing.
+   */
+  imported?(record: R): string | undefined;
+  /**
    * Waits after an asynchronous step (see `steps.ts`) until the record is in `target` (its
    * settled state when absent) and `until` holds.
    */

@@ -216,7 +216,7 @@ describe("each type, as the engine drives it", () => {
   });
 });
 
-it("Read (import) of a service the API is still creating records it as it is, and says so under its URN", async () => {
+it("Read (import) of a service the API is still creating records it as it is, and says so, and that its password is unknown, under its URN", async () => {
   const made = await emu.withTransitionMs(
     () =>
       emu.api<{ service_id: string; status: string }>("POST", `${emu.projectPath}/services`, {
@@ -240,6 +240,13 @@ it("Read (import) of a service the API is still creating records it as it is, an
       message:
         `[mdb] service ${id} is QUEUED, not settled: recorded as the API shows it now; run \`pulumi refresh\` ` +
         "once it settles to record where it ends",
+    },
+    {
+      urn: urnOf("mdb:index:Service", "arriving"),
+      severity: 1,
+      message: expect.stringMatching(
+        /^\[mdb\] service arriving: its initial password is unknown to this stack .* so its connection outputs are null;/,
+      ),
     },
   ]);
 });

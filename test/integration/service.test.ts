@@ -302,6 +302,22 @@ describe("read", () => {
     ]);
   });
 
+  it("an import's read says the stack does not know the password; a refresh's says nothing", async () => {
+    const state = await services.create(BASE);
+    progressLines.length = 0;
+    const imported = await services.read(state.id, {});
+    expect(imported.props).toMatchObject({ password: null, connectionUri: null, pgEnv: null });
+    expect(progressLines).toEqual([
+      "service orders: its initial password is unknown to this stack (the API gives it only to the create " +
+        "that made it), so its connection outputs are null; give the service a `password` to set one " +
+        "(updatePassword)",
+    ]);
+    progressLines.length = 0;
+    const refreshed = await services.read(state.id, state.outs);
+    expect(refreshed.props?.connectionUri).toEqual(expect.stringContaining("postgres://"));
+    expect(progressLines).toEqual([]);
+  });
+
   it.each([["serviceId"], ["projectId/serviceId"]])(
     "import by %s shows no diff for a matching program",
     async (form) => {

@@ -320,6 +320,8 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         const status = String((record as { status?: unknown }).status);
         call.log(unsettledReadLine(`${spec.label} ${ownId(spec.id, full)}`, status, phase === "leaving"));
       }
+      const unknown = refresh ? undefined : ops.imported?.(record);
+      if (unknown) call.log(unknown);
       hold(found, "read", call);
       if (refresh && runtime.refreshCallsDiff?.() !== false) refreshed.add(id);
       return {

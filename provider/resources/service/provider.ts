@@ -25,6 +25,18 @@ import { requireServiceVpc, verifyServiceVpc } from "./vpc-check";
 /** The statuses a service settles in: nothing is under way. */
 const SETTLED: readonly string[] = ["READY", "PAUSED"];
 
+/**
+ * Said after a service joins the stack without its password (adopted, or imported): the API
+ * gives the initial password only to the create that made it.
+ */
+function passwordUnknownLine(name: string): string {
+  return (
+    `service ${name}: its initial password is unknown to this stack (the API gives it only to the ` +
+    "create that made it), so its connection outputs are null; give the service a `password` to set one " +
+    "(updatePassword)"
+  );
+}
+
 /** Sends the create, or the fork when `forkFrom` is given. */
 function sendCreate({ api, ref }: OpContext<"serviceId">, want: ServiceInputs): Promise<ServiceRecord> {
   if (want.forkFrom) {
@@ -89,6 +101,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
     forkFrom: want ? want.forkFrom : (olds?.forkFrom as ServiceInputs["forkFrom"]),
   }),
   phase: (record) => phaseOf(record.status, SETTLED, SERVICE_LEAVING),
+  imported: (record) => passwordUnknownLine(record.name),
   settle: (ctx, record) =>
     SETTLED.includes(record.status)
       ? Promise.resolve(record)
@@ -123,12 +136,7 @@ export const OPS: ResourceOps<ServiceInputs, ServiceOutputs, ServiceRecord, "ser
       `a service named "${want.name}" (${want.serviceType}, ${want.regionCode}) already exists in project ` +
       `${ref.projectId} with id ${found.service_id}`,
     otherwise: "choose another name",
-    adopted: (want) =>
-      want.password === undefined
-        ? `service ${want.name}: its initial password is unknown to this stack (the API gives it only to the ` +
-          "create that made it), so its connection outputs are null; give the service a `password` to set one " +
-          "(updatePassword)"
-        : undefined,
+    adopted: (want) => (want.password === undefined ? passwordUnknownLine(want.name) : undefined),
     // Nothing is created before the fork source and the VPC are known to fit.
     prepare: async (ctx, want) => {
       await requireForkSource(ctx, want);
