@@ -47,12 +47,33 @@ export function useLanguageStack(
   };
 }
 
-/** Checks that the exported state has the plugin's types of the program and not `password`. */
+/**
+ * Checks that the exported state has the plugin's types of the program and not `password`, and
+ * one provider of `mdb`, which every resource of the plugin uses: those the program declares and
+ * the children of its `ProductionDatabase` alike.
+ */
 export async function expectNativeState(ws: Workspace, password: string): Promise<void> {
   const state = await ws.exportState();
   for (const type of ["Vpc", "Service", "ReadReplicaSet", "ProductionDatabase"])
     expect(state).toContain(`"type": "mdb:index:${type}"`);
   expect(state).not.toContain(password);
+  const { resources } = (
+    JSON.parse(state) as {
+      deployment: {
+        resources: Array<{ urn: string; type: string; id?: string; provider?: string; parent?: string }>;
+      };
+    }
+  ).deployment;
+  const providers = resources
+    .filter((r) => r.type === "pulumi:providers:mdb")
+    .map((r) => `${r.urn}::${r.id}`);
+  expect(providers).toHaveLength(1);
+  const custom = resources.filter(
+    (r) => r.type.startsWith("mdb:index:") && r.type !== "mdb:index:ProductionDatabase",
+  );
+  // Some of them are the component's children.
+  expect(custom.filter((r) => r.parent?.includes("mdb:index:ProductionDatabase")).length).toBeGreaterThan(0);
+  expect(custom.filter((r) => r.provider !== providers[0]).map((r) => r.urn)).toEqual([]);
 }
 
 /**

@@ -155,6 +155,8 @@ export function configRpcs(ctx: PluginContext) {
       // send no URN: stack config's keys).
       const source = configSource(settingsOf(request), originOf(request.getUrn()));
       for (const kind of ctx.kinds.all()) kind.kit.configure(source);
+      const [urn, id] = [request.getUrn(), request.getId()];
+      ctx.provider.reference = urn && id ? `${urn}::${id}` : undefined;
       return new pb.ConfigureResponse()
         .setAcceptsecrets(features.secrets)
         .setSupportspreview(true)

@@ -22,6 +22,11 @@ export interface PluginContext {
   engine: EngineLog;
   /** Set once the engine called Handshake (engines before it never do). */
   handshake: { done: boolean };
+  /**
+   * This process's own provider, `<urn>::<id>` as the engine registered it, once Configure named
+   * it (older engines do not): a Construct's children use it when the program named none.
+   */
+  provider: { reference?: string };
   /** The package schema GetSchema answers with: `plugin/schema.json` of the package. */
   schemaFile: string;
 }

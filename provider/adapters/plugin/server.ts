@@ -70,7 +70,7 @@ export function newContext(options: PluginOptions = {}): PluginContext {
   const engine = new EngineLog(options.engineAddress);
   const runtime = new ConfigRuntime((message) => engine.info(progressLine(message)));
   const schemaFile = options.schemaFile ?? schemaPath();
-  return { runtime, kinds: new Kinds(runtime), engine, handshake: { done: false }, schemaFile };
+  return { runtime, kinds: new Kinds(runtime), engine, handshake: { done: false }, provider: {}, schemaFile };
 }
 
 /** Starts serving on 127.0.0.1 at a free port. */

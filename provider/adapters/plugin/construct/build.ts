@@ -10,6 +10,7 @@ import type * as pb from "@pulumi/pulumi/proto/provider_pb";
 import type { ProductionDatabaseArgs } from "../../../components/production-database-args";
 import { constructInProcess } from "../../../pulumi-contract/construct-runtime";
 import { protocol } from "../../../pulumi-contract/grpc-protocol";
+import { NATIVE_PACKAGE as PACKAGE } from "../../../type-tokens";
 import { NativeProductionDatabase } from "./component";
 
 /** An alias of the request, as newer protocol releases give it. */
@@ -28,11 +29,18 @@ interface AliasMessage {
     | undefined;
 }
 
-/** The component's options, as the engine's request gives them. */
-function optionsOf(request: pb.ConstructRequest): pulumi.ComponentResourceOptions {
+/**
+ * The component's options, as the engine's request gives them. Its children use the provider the
+ * program named for `mdb`, else `self` (the provider the engine registered the component with, so
+ * children and component share one: the engine gives a remote component's children none of its
+ * own, and a default one they ask for would be a second provider, `default` beside the SDK's
+ * versioned `default_0_1_0`, which the next run would move them off).
+ */
+function optionsOf(request: pb.ConstructRequest, self: string | undefined): pulumi.ComponentResourceOptions {
   const providers: Record<string, pulumi.ProviderResource> = {};
   for (const [pkg, ref] of request.getProvidersMap().entries())
     providers[pkg] = new pulumi.DependencyProviderResource(ref);
+  if (self && !(PACKAGE in providers)) providers[PACKAGE] = new pulumi.DependencyProviderResource(self);
   // A URN each (the protocol of @pulumi/pulumi before 3.2xx), or an Alias message each.
   const aliases: Array<string | pulumi.Alias> = (request.getAliasesList() as unknown[]).map((alias) => {
     if (typeof alias === "string") return alias;
@@ -76,6 +84,7 @@ function optionsOf(request: pb.ConstructRequest): pulumi.ComponentResourceOption
 export async function buildComponent(
   request: pb.ConstructRequest,
   engineAddress: string,
+  self?: string,
 ): Promise<pb.ConstructResponse> {
   const pbs = protocol();
   const built = await constructInProcess(
@@ -96,7 +105,7 @@ export async function buildComponent(
       const component = new NativeProductionDatabase(
         request.getName(),
         inputs as unknown as ProductionDatabaseArgs,
-        optionsOf(request),
+        optionsOf(request, self),
       );
       return { urn: component.urn, state: { ...component.outputs } };
     },

@@ -32,7 +32,7 @@ export function constructRpcs(ctx: PluginContext) {
           `${COMPONENT}: the engine's address is not known yet`,
         );
       const { buildComponent } = require("./build") as typeof import("./build");
-      return buildComponent(request, engineAddress);
+      return buildComponent(request, engineAddress, ctx.provider.reference);
     },
   };
 }
