@@ -20,6 +20,7 @@ import {
   type ResourceState,
   useProviderEmulator,
 } from "../helpers/provider";
+import { IMPORT_INPUT } from "../../provider/adapters/dynamic/hidden";
 import { PROVIDERS } from "../../provider/host";
 
 const impl = PROVIDERS.service;
@@ -316,6 +317,25 @@ describe("read", () => {
     const refreshed = await services.read(state.id, state.outs);
     expect(refreshed.props?.connectionUri).toEqual(expect.stringContaining("postgres://"));
     expect(progressLines).toEqual([]);
+  });
+
+  it("the classes' import option says the password is unknown when the program gives none; given, the next up sets it", async () => {
+    const made = await services.create(BASE);
+    progressLines.length = 0;
+    const imported = await services.create({ ...BASE, [IMPORT_INPUT]: made.id });
+    expect(imported.id).toBe(made.id);
+    expect(imported.outs).toMatchObject({ connectionUri: null });
+    expect(progressLines).toEqual([
+      expect.stringMatching(
+        /^service orders: its initial password is unknown to this stack .* connection outputs are null;/,
+      ),
+    ]);
+    progressLines.length = 0;
+    const given = { ...BASE, password: PASSWORD };
+    const adopted = await services.create({ ...given, [IMPORT_INPUT]: made.id });
+    expect(progressLines).toEqual([]);
+    const { diff } = await services.diff({ id: adopted.id, inputs: given, outs: adopted.outs }, given);
+    expect(diff.detailedDiff).toEqual({ password: expect.objectContaining({ kind: "ADD" }) });
   });
 
   it.each([["serviceId"], ["projectId/serviceId"]])(

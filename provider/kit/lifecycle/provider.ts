@@ -254,6 +254,9 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         spec.unobservable,
       );
       hold(adopted.id, "adopted", call);
+      // What the record leaves unknown, as after an adoption by identity (the program's inputs are known here).
+      const unknown = ops.create.adopted?.(parse(inputs));
+      if (unknown) call.log(unknown);
       return { id: adopted.id, outs: inProgramWords(adopted.outs as O, inputs) };
     },
 
