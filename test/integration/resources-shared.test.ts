@@ -6,6 +6,7 @@
  * whose wait fails after the API accepted it keeps the resource in the stack; no error quotes
  * the secret key. What is particular to one resource lives in its own `<name>.test.ts`.
  */
+import { IMPORT_INPUT } from "../../provider/adapters/dynamic/hidden";
 import { PROVIDERS } from "../../provider/host";
 import type { ResourceKind } from "../../provider/resources/registry";
 import { TEST_TRANSITION_MS, type TestEmulator } from "../helpers/emulator";
@@ -197,6 +198,11 @@ describe.each(ROWS.map((row) => [row.kind, row] as const))("%s", (_kind, row) =>
     // An import of an id the API does not have: Pulumi's own error says so; the provider adds nothing.
     progressLines.length = 0;
     expect(await resources.read(state.id, {})).toMatchObject({ id: undefined });
+    expect(progressLines).toEqual([]);
+    // The classes' import option says it does not exist, and nothing of a refresh.
+    expect(
+      errorText(await errorOf(resources.create({ ...row.inputs(parent), [IMPORT_INPUT]: state.id }))),
+    ).toMatch(/^cannot import .* it does not exist/);
     expect(progressLines).toEqual([]);
   });
 

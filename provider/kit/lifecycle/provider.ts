@@ -309,8 +309,10 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
       const olds = given(props);
       const ref = await refOf(id, olds, call);
       const record = await ops.find(apiFor(call.log), ref);
-      // A refresh's read gets the state (an import none, an adoption only the project).
-      const refresh = Object.keys(olds).some((k) => k !== PROJECT_INPUT);
+      // A refresh's read gets the state; an import (the plugin's) none; the classes' import option
+      // (`adopt`, which says its own lines) the program's project only.
+      const keys = Object.keys(olds).filter((k) => k !== PROJECT_INPUT);
+      const refresh = keys.some((k) => k !== "projectId");
       if (record === undefined) {
         if (refresh) call.log(goneReadLine(`${spec.label} ${ownId(spec.id, ref)}`));
         return {};
@@ -323,7 +325,7 @@ export function resourceProvider<F extends FieldTable, R, P extends string>(
         const status = String((record as { status?: unknown }).status);
         call.log(unsettledReadLine(`${spec.label} ${ownId(spec.id, full)}`, status, phase === "leaving"));
       }
-      const unknown = refresh ? undefined : ops.imported?.(record);
+      const unknown = keys.length === 0 ? ops.imported?.(record) : undefined;
       if (unknown) call.log(unknown);
       hold(found, "read", call);
       if (refresh && runtime.refreshCallsDiff?.() !== false) refreshed.add(id);
