@@ -204,11 +204,17 @@ describe.each([
     const run = await pulumiImport(type, name, id());
     expect(run.stdout).toMatch(/= 1 imported/);
     expect(await emulator.calls()).toEqual([]);
-    // The API gives no service's password after its create: the import says what that leaves null.
-    const unknownPassword =
-      /service legacy-db: its initial password is unknown to this stack .* so its connection outputs are null/;
-    if (type === "Service") expect(run.stdout).toMatch(unknownPassword);
-    else expect(run.stdout).not.toMatch(unknownPassword);
+    // The API gives no service's password after its create, and never a replica set's (its
+    // service's): the import of each says what that leaves null; the other types say nothing of it.
+    const unknownPassword: Record<string, RegExp> = {
+      Service:
+        /service legacy-db: its initial password is unknown to this stack .* so its connection outputs are null/,
+      ReadReplicaSet:
+        /read replica set legacy-reads: its password \(its service's\) is unknown to this stack .* so its connectionUri is null; give the set its service's password as `password`/,
+    };
+    for (const [saying, line] of Object.entries(unknownPassword))
+      if (saying === type) expect(run.stdout).toMatch(line);
+      else expect(run.stdout).not.toMatch(line);
     const resources = await inState(name);
     expect(resources).toHaveLength(1);
     expect(resources[0]).toMatchObject({

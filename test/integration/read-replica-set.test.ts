@@ -7,7 +7,7 @@
  */
 import type { TestEmulator } from "../helpers/emulator";
 import { PROVIDERS } from "../../provider/host";
-import { PROVIDER, ReplaceNeededError, drive, recordCalls } from "../helpers/provider";
+import { PROVIDER, ReplaceNeededError, drive, progressLines, recordCalls } from "../helpers/provider";
 import {
   ONE,
   SETS,
@@ -234,8 +234,16 @@ describe("import", () => {
     await emu.waitFor(only, (r) => r.status === "active", { what: "set active" });
     await emu.api("POST", `${setsPath}/${made.body.id}/enablePooler`);
 
+    progressLines.length = 0;
     const read = await sets.read(idOf(made.body.id), {});
     expect(read.id).toBe(`${serviceId}/${made.body.id}`);
+    // The API never gives a password: the import says what that leaves null, and what to give.
+    expect(read.props).toMatchObject({ connectionUri: null });
+    expect(progressLines).toEqual([
+      "read replica set legacy: its password (its service's) is unknown to this stack (the API never " +
+        "returns one), so its connectionUri is null; give the set its service's password as `password` " +
+        "(the package's own classes pass on that of a Service of the same program)",
+    ]);
     expect(read.inputs).toEqual({
       serviceId,
       name: "legacy",
@@ -252,5 +260,9 @@ describe("import", () => {
     const { result, calls } = await recordCalls(emu, () => sets.update(imported, read.inputs!));
     expect(result.diff.changes).toBe(false);
     expect(calls).toEqual([]);
+    // A refresh (a read given the state) says nothing of it.
+    progressLines.length = 0;
+    await sets.read(read.id!, read.props!);
+    expect(progressLines).toEqual([]);
   });
 });

@@ -16,6 +16,20 @@ import { findReplicaSet, planReplicaSet, waitForActive } from "./plan";
 /** What a set asks of its service, said wherever a stopped service is refused. */
 const NEEDS_RUNNING = "a read replica set needs a running service (set paused: false on it)";
 
+/**
+ * Said after an import (a read with no state): a set's password is its service's, which the API
+ * never returns, so its `connectionUri` stays null until the program gives one. (The classes'
+ * `import` option passes on the password of a Service of the same program, as a create does; a
+ * service of unknown password says so itself.)
+ */
+function passwordUnknownLine(name: string): string {
+  return (
+    `read replica set ${name}: its password (its service's) is unknown to this stack (the API never ` +
+    "returns one), so its connectionUri is null; give the set its service's password as `password` " +
+    "(the package's own classes pass on that of a Service of the same program)"
+  );
+}
+
 /** Waits until the service is READY: a set can only be created on a running, settled service. */
 function waitForServiceReady(ctx: OpContext<"serviceId" | "replicaSetId">) {
   const { api, ref } = ctx;
@@ -94,6 +108,7 @@ export const OPS: Ops = {
   recordId: (record) => record.id,
   derive: withConnection,
   phase: (record) => phaseOf(record.status, ["active", "error"], ["deleting"]),
+  imported: (record) => passwordUnknownLine(record.name),
   settle: (ctx, record) => (record.status === "active" ? Promise.resolve(record) : waitForActive(ctx)),
   waitFor: (ctx, _target, until) => waitForActive(ctx, until),
   plan: planReplicaSet,
